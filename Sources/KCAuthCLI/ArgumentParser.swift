@@ -1,0 +1,119 @@
+import KCAuthCore
+
+/// What the command line asks for.
+public enum Invocation: Sendable, Equatable {
+    /// General help (nil) or help for one command.
+    case help(command: String?)
+    case version
+    case run(ParsedCommand)
+}
+
+/// A command with its options, as given on the command line (not yet interpreted).
+public struct ParsedCommand: Sendable, Equatable {
+    public var name: String
+    public var values: [String: String] = [:]
+    public var flags: Set<String> = []
+    public var positionals: [String] = []
+
+    public init(name: String, values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []) {
+        self.name = name
+        self.values = values
+        self.flags = flags
+        self.positionals = positionals
+    }
+
+    public func value(_ long: String) -> String? { values[long] }
+    public func flag(_ long: String) -> Bool { flags.contains(long) }
+}
+
+/// The hand-rolled parser: a pure function from argv (without the program name) to an
+/// `Invocation`, driven by `CommandTable`. Accepts `--opt value`, `--opt=value`, `-o value`,
+/// `-ovalue`, `--` (everything after it is positional); the last occurrence of an option wins.
+public enum ArgumentParser {
+    public static func parse(_ args: [String]) throws -> Invocation {
+        guard let first = args.first else { return .help(command: nil) }
+        if first == "--version" { return .version }
+        if first == "--help" || first == "-h" { return .help(command: nil) }
+        if first.hasPrefix("-") {
+            let names = CommandTable.topLevelOptions.map { "--" + $0.long }
+            throw usage("unknown option '\(first)'", suggestion: Suggest.closest(to: first, in: names),
+                        or: "put options after the command: kcauth <command> [flags]")
+        }
+        guard let spec = CommandTable.command(named: first) else {
+            throw usage("unknown command '\(first)'", suggestion: Suggest.closest(to: first, in: CommandTable.commands.map(\.name)),
+                        or: "see `kcauth help`")
+        }
+        let parsed = try parse(Array(args.dropFirst()), for: spec)
+        if parsed.flag("help") { return .help(command: spec.name) }
+        if spec.name == "help" {
+            if let name = parsed.positionals.first, CommandTable.command(named: name) == nil {
+                throw usage("unknown command '\(name)'", suggestion: Suggest.closest(to: name, in: CommandTable.commands.map(\.name)), or: nil)
+            }
+            return .help(command: parsed.positionals.first)
+        }
+        return .run(parsed)
+    }
+
+    static func parse(_ args: [String], for spec: CommandSpec) throws -> ParsedCommand {
+        var result = ParsedCommand(name: spec.name)
+        var i = 0
+        var onlyPositionals = false
+        func take(_ option: OptionSpec, inline: String?, shown: String) throws {
+            guard option.takesValue else {
+                if inline != nil { throw usage("option \(shown) takes no value") }
+                result.flags.insert(option.long)
+                return
+            }
+            let value: String
+            if let inline {
+                value = inline
+            } else {
+                i += 1
+                guard i < args.count else { throw usage("option \(shown) needs a value (\(option.value!))") }
+                value = args[i]
+            }
+            if let choices = option.choices, !choices.contains(value) {
+                throw usage("invalid value '\(value)' for \(shown): use one of \(choices.joined(separator: ", "))")
+            }
+            result.values[option.long] = value
+        }
+        while i < args.count {
+            let arg = args[i]
+            if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
+                guard result.positionals.count < spec.positionals.count else {
+                    throw usage("unexpected argument '\(arg)' for `kcauth \(spec.name)`", suggestion: nil,
+                                or: "see `kcauth \(spec.name) --help`")
+                }
+                result.positionals.append(arg)
+            } else if arg == "--" {
+                onlyPositionals = true
+            } else if arg.hasPrefix("--") {
+                let body = arg.dropFirst(2)
+                let name = String(body.prefix { $0 != "=" })
+                let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+                guard let option = spec.option(long: name) else {
+                    throw usage("unknown option '--\(name)' for `kcauth \(spec.name)`",
+                                suggestion: Suggest.closest(to: "--" + name, in: spec.options.map { "--" + $0.long }),
+                                or: "see `kcauth \(spec.name) --help`")
+                }
+                try take(option, inline: inline, shown: "--\(name)")
+            } else {
+                let letter = arg.dropFirst().first!
+                guard let option = spec.option(short: letter) else {
+                    throw usage("unknown option '-\(letter)' for `kcauth \(spec.name)`", suggestion: nil,
+                                or: "see `kcauth \(spec.name) --help`")
+                }
+                let rest = String(arg.dropFirst(2))
+                if !option.takesValue, !rest.isEmpty { throw usage("option -\(letter) takes no value") }
+                try take(option, inline: rest.isEmpty ? nil : rest, shown: "-\(letter)")
+            }
+            i += 1
+        }
+        return result
+    }
+
+    static func usage(_ message: String, suggestion: String? = nil, or fallback: String? = nil) -> KCAuthError {
+        if let suggestion { return KCAuthError(.usage, message, hint: "did you mean '\(suggestion)'?") }
+        return KCAuthError(.usage, message, hint: fallback)
+    }
+}

@@ -1,0 +1,29 @@
+import KCAuthCore
+
+/// The testable entry point: argv, environment and console in, exit status out.
+public enum KCAuthMain {
+    public static let version = "0.1.0"
+
+    public static func run(arguments: [String], environment: [String: String], console: any Console) -> Int32 {
+        do {
+            switch try ArgumentParser.parse(arguments) {
+            case .version:
+                console.out("kcauth \(version)\n")
+            case .help(let name):
+                console.out(name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.general())
+            case .run(let command):
+                let services = Services(environment: environment, console: console)
+                switch command.name {
+                case "login": try LoginCommand.run(command, services)
+                case "token": try TokenCommand.run(command, services)
+                default: try PendingCommand.run(command)
+                }
+            }
+            return ExitStatus.success.code
+        } catch let error as KCAuthError {
+            return ErrorPresenter.present(error, on: console)
+        } catch {
+            return ErrorPresenter.present(KCAuthError(.internal, "unexpected error: \(error)"), on: console)
+        }
+    }
+}

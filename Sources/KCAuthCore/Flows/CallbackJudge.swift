@@ -1,0 +1,57 @@
+/// Decides what one request to the loopback callback means (RFC 6749 §4.1.2, RFC 9207, RFC 8252 §8.9).
+public enum CallbackOutcome: Sendable, Equatable {
+    /// Not a response to this login (wrong or missing `state`): answer, and keep waiting.
+    case notOurs
+    /// The provider's answer to this login, with an authorization code.
+    case code(String)
+    /// The provider's answer to this login, and it is a failure.
+    case failed(KCAuthError)
+}
+
+public struct CallbackJudge: Sendable {
+    public let expectedState: String
+    public let issuer: String
+    /// RFC 9207 §2.4: when the provider advertises `iss` in responses, a response without it is rejected.
+    public let issRequired: Bool
+
+    public init(expectedState: String, issuer: String, issRequired: Bool) {
+        self.expectedState = expectedState
+        self.issuer = issuer
+        self.issRequired = issRequired
+    }
+
+    public func judge(_ request: CallbackRequest) -> CallbackOutcome {
+        // A request without our state may be anything (a stale tab, another program probing the
+        // port): ignore it rather than abort, so the real redirect can still arrive.
+        guard let state = request["state"], constantTimeEquals(state, expectedState) else { return .notOurs }
+
+        if let iss = request["iss"] {
+            guard iss == issuer else {
+                return .failed(KCAuthError(.invalidResponse,
+                    "the authorization response names issuer '\(Sanitize.oneLine(iss))', not '\(issuer)' (possible mix-up attack, RFC 9207)"))
+            }
+        } else if issRequired {
+            return .failed(KCAuthError(.invalidResponse, "the authorization response has no 'iss' although the provider announces it (RFC 9207)"))
+        }
+
+        if let error = request["error"] {
+            let detail = OAuthErrorResponse(error: error, errorDescription: request["error_description"]).summary
+            if error == "access_denied" {
+                return .failed(KCAuthError(.accessDenied, "sign-in was denied at the provider: \(detail)"))
+            }
+            return .failed(KCAuthError(.provider, "the provider refused the sign-in: \(detail)", cause: error))
+        }
+        guard let code = request["code"], !code.isEmpty else {
+            return .failed(KCAuthError(.invalidResponse, "the authorization response has neither a code nor an error"))
+        }
+        return .code(code)
+    }
+
+    private func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<x.count { diff |= x[i] ^ y[i] }
+        return diff == 0
+    }
+}

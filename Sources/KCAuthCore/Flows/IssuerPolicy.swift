@@ -1,0 +1,53 @@
+import FoundationEssentials
+
+/// Which issuer and endpoint URLs kcauth talks to.
+///
+/// Tokens and codes must only travel over TLS (RFC 6749 §3.1, §3.2; RFC 9700 §2.6), except to a
+/// loopback host, which never leaves the machine (used by the local test provider and by
+/// developers running a provider on their laptop).
+public enum IssuerPolicy {
+    /// Normalises a user-given issuer (drops one trailing `/`) and checks its scheme and host.
+    public static func normalizedIssuer(_ raw: String) throws -> String {
+        var issuer = raw.trimmingWhitespace()
+        if issuer.hasSuffix("/") { issuer.removeLast() }
+        guard let url = URLComponents(string: issuer), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw KCAuthError(.usage, "'\(Sanitize.oneLine(raw))' is not an issuer URL", hint: "use e.g. https://sso.example.com/realms/NAME")
+        }
+        guard url.query == nil, url.fragment == nil else {
+            throw KCAuthError(.usage, "an issuer URL has no query or fragment: '\(Sanitize.oneLine(raw))'")
+        }
+        try check(url: issuer, scheme: scheme, host: host, what: "issuer")
+        return issuer
+    }
+
+    /// Checks an endpoint URL taken from a discovery document.
+    public static func checkEndpoint(_ raw: String, what: String) throws {
+        guard let url = URLComponents(string: raw), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+            throw KCAuthError(.invalidResponse, "the provider's \(what) '\(Sanitize.oneLine(raw))' is not a URL")
+        }
+        try check(url: raw, scheme: scheme, host: host, what: what)
+    }
+
+    /// 127.0.0.0/8, ::1 and `localhost` (RFC 8252 §8.3 names the first two; `localhost` resolves to them).
+    public static func isLoopback(host: String) -> Bool {
+        var h = host.lowercased()
+        if h.hasPrefix("["), h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
+        if h == "localhost" || h == "::1" { return true }
+        let octets = h.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    private static func check(url: String, scheme: String, host: String, what: String) throws {
+        switch scheme {
+        case "https":
+            return
+        case "http" where isLoopback(host: host):
+            return
+        case "http":
+            throw KCAuthError(.usage, "refusing plain-http \(what) \(Sanitize.oneLine(url)): tokens must travel over https",
+                              hint: "use the https:// URL of the provider (http is allowed only for 127.0.0.1, [::1] and localhost)")
+        default:
+            throw KCAuthError(.usage, "unsupported URL scheme '\(scheme)' for \(what)")
+        }
+    }
+}

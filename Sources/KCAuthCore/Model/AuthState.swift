@@ -1,0 +1,81 @@
+import FoundationEssentials
+
+/// Everything kcauth keeps about one signed-in profile. It is the secret stored in the keyring,
+/// as JSON; times are absolute UTC (RFC 3339) so a stored state means the same thing whenever it
+/// is read.
+public struct AuthState: Sendable, Equatable, Codable {
+    public static let currentVersion = 1
+
+    public var version: Int
+    public var issuer: String
+    public var clientID: String
+    public var accessToken: String
+    public var tokenType: String
+    /// When the access token expires; nil when the provider did not say.
+    public var expiresAt: String?
+    public var refreshToken: String?
+    /// When the refresh token expires; nil when unknown (never derived from the token itself:
+    /// Keycloak's offline tokens may carry no `exp`).
+    public var refreshExpiresAt: String?
+    public var idToken: String?
+    /// Granted scope (RFC 6749 §5.1: the requested scope when the response omits it).
+    public var scope: String
+    public var endpoints: ProviderEndpoints
+    public var obtainedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case version, issuer
+        case clientID = "client_id"
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresAt = "expires_at"
+        case refreshToken = "refresh_token"
+        case refreshExpiresAt = "refresh_expires_at"
+        case idToken = "id_token"
+        case scope, endpoints
+        case obtainedAt = "obtained_at"
+    }
+
+    public init(issuer: String, clientID: String, tokens: TokenResponse, requestedScope: String,
+                endpoints: ProviderEndpoints, now: Double) {
+        version = Self.currentVersion
+        self.issuer = issuer
+        self.clientID = clientID
+        accessToken = tokens.accessToken
+        tokenType = tokens.tokenType
+        expiresAt = tokens.expiresIn.map { RFC3339.format(now + $0) }
+        refreshToken = tokens.refreshToken
+        // Keycloak sends 0 for offline tokens without a maximum lifespan: that means "no limit
+        // known", not "already expired".
+        refreshExpiresAt = tokens.refreshExpiresIn.flatMap { $0 > 0 ? RFC3339.format(now + $0) : nil }
+        idToken = tokens.idToken
+        scope = tokens.scope ?? requestedScope
+        self.endpoints = endpoints
+        obtainedAt = RFC3339.format(now)
+    }
+
+    public var expiresAtEpoch: Double? { expiresAt.flatMap(RFC3339.parse) }
+
+    public func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Decodes a stored state; a damaged or foreign item is reported, never silently dropped.
+    public static func decode(_ text: String, profile: String) throws -> AuthState {
+        do {
+            let state = try JSONDecoder().decode(AuthState.self, from: Data(text.utf8))
+            guard state.version == currentVersion else {
+                throw KCAuthError(.loginRequired, "the stored state of profile '\(profile)' has version \(state.version), which this kcauth does not read",
+                                  hint: LoginHint.command(profile: profile))
+            }
+            return state
+        } catch let error as KCAuthError {
+            throw error
+        } catch {
+            throw KCAuthError(.loginRequired, "the stored state of profile '\(profile)' is unreadable",
+                              hint: LoginHint.command(profile: profile), cause: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+/// kcauth's hand-editable configuration file: INI style, one `[NAME]` section per profile, keys
+/// before the first section are global. Comments (`#`, `;`) and layout survive a rewrite, because
+/// people edit this file by hand.
+///
+/// ```
+/// # default_profile = work
+/// [default]
+/// issuer = https://sso.example.com/realms/demo
+/// client_id = kcauth
+/// scope = openid profile email
+/// port = 0
+/// ```
+public struct ConfigDocument: Sendable, Equatable {
+    enum Line: Sendable, Equatable {
+        case other(String)                       // blank or comment, kept as written
+        case section(String)
+        case entry(key: String, value: String)
+    }
+
+    var lines: [Line]
+
+    public init() { lines = [] }
+
+    /// Parses the file; `path` only names the file in error messages.
+    public init(parsing text: String, path: String) throws {
+        lines = []
+        var sections = Set<String>()
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingWhitespace()
+            let number = index + 1
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") {
+                lines.append(.other(String(raw)))
+            } else if line.hasPrefix("[") {
+                guard line.hasSuffix("]") else { throw Self.error(path, number, "a section header must end with ']'") }
+                let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
+                guard ProfileName.isValid(name) else { throw Self.error(path, number, "'\(Sanitize.oneLine(name))' is not a valid profile name (letters, digits, '.', '_', '-')") }
+                guard sections.insert(name).inserted else { throw Self.error(path, number, "profile [\(name)] appears twice") }
+                lines.append(.section(name))
+            } else if let eq = line.firstIndex(of: "=") {
+                let key = String(line[..<eq]).trimmingWhitespace()
+                let value = String(line[line.index(after: eq)...]).trimmingWhitespace()
+                guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw Self.error(path, number, "'\(Sanitize.oneLine(key))' is not a valid key")
+                }
+                lines.append(.entry(key: key, value: value))
+            } else {
+                throw Self.error(path, number, "expected 'key = value' or '[profile]', found '\(Sanitize.oneLine(line, limit: 60))'")
+            }
+        }
+        while case .other(let s)? = lines.last, s.isEmpty { lines.removeLast() }
+    }
+
+    public var text: String { lines.map(Self.render).joined(separator: "\n") + (lines.isEmpty ? "" : "\n") }
+
+    public var profileNames: [String] {
+        lines.compactMap { if case .section(let n) = $0 { return n } else { return nil } }
+    }
+
+    /// A key's value in a profile's section (`profile` nil: the global part).
+    public func value(_ key: String, profile: String?) -> String? {
+        guard let range = range(of: profile) else { return nil }
+        for i in range { if case .entry(let k, let v) = lines[i], k == key { return v } }
+        return nil
+    }
+
+    /// Sets (or, with nil, removes) a key, keeping everything else as it was.
+    public mutating func set(_ key: String, _ value: String?, profile: String?) {
+        if range(of: profile) == nil, let profile {
+            if !lines.isEmpty { lines.append(.other("")) }
+            lines.append(.section(profile))
+        }
+        let range = range(of: profile)!
+        if let i = range.first(where: { if case .entry(let k, _) = lines[$0] { return k == key } else { return false } }) {
+            if let value { lines[i] = .entry(key: key, value: value) } else { lines.remove(at: i) }
+        } else if let value {
+            // Insert after the section's last entry, before trailing blank lines and comments.
+            var at = range.upperBound
+            while at > range.lowerBound, case .other = lines[at - 1] { at -= 1 }
+            lines.insert(.entry(key: key, value: value), at: at)
+        }
+    }
+
+    /// The line indices that belong to a section (after its header), or to the global part.
+    private func range(of profile: String?) -> Range<Int>? {
+        var start: Int?
+        if profile == nil { start = 0 }
+        for (i, line) in lines.enumerated() {
+            if case .section(let n) = line {
+                if let s = start { return s..<i }
+                if n == profile { start = i + 1 }
+            }
+        }
+        return start.map { $0..<lines.count }
+    }
+
+    private static func render(_ line: Line) -> String {
+        switch line {
+        case .other(let s): return s
+        case .section(let n): return "[\(n)]"
+        case .entry(let k, let v): return "\(k) = \(v)"
+        }
+    }
+
+    private static func error(_ path: String, _ line: Int, _ what: String) -> KCAuthError {
+        KCAuthError(.configuration, "\(path):\(line): \(what)", hint: "fix the file by hand; kcauth never rewrites a file it cannot read")
+    }
+}
+
+public enum ProfileName {
+    public static let defaultName = "default"
+
+    public static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64 && name.first != "-"
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,47 @@
+import FoundationEssentials
+
+/// The ID token claims kcauth checks or shows (OpenID Connect Core §2, §5.1; Keycloak adds
+/// `preferred_username`, `realm_access`, `typ`).
+public struct IDTokenClaims: Sendable, Equatable, Decodable {
+    public var iss: String
+    public var sub: String
+    public var aud: [String]
+    public var exp: Double
+    public var iat: Double
+    public var nonce: String?
+    public var azp: String?
+    public var atHash: String?
+    public var preferredUsername: String?
+    public var name: String?
+    public var email: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, exp, iat, nonce, azp
+        case atHash = "at_hash"
+        case preferredUsername = "preferred_username"
+        case name, email
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        iss = try c.decode(String.self, forKey: .iss)
+        sub = try c.decode(String.self, forKey: .sub)
+        // `aud` is a string or an array of strings (RFC 7519 §4.1.3).
+        if let one = try? c.decode(String.self, forKey: .aud) {
+            aud = [one]
+        } else {
+            aud = try c.decode([String].self, forKey: .aud)
+        }
+        exp = try c.decode(Double.self, forKey: .exp)
+        iat = try c.decode(Double.self, forKey: .iat)
+        nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
+        azp = try c.decodeIfPresent(String.self, forKey: .azp)
+        atHash = try c.decodeIfPresent(String.self, forKey: .atHash)
+        preferredUsername = try c.decodeIfPresent(String.self, forKey: .preferredUsername)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+    }
+
+    /// The name to greet the user with.
+    public var displayName: String { preferredUsername ?? email ?? name ?? sub }
+}

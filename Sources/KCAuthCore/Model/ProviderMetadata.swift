@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+/// The parts of an OpenID Provider's discovery document kcauth uses
+/// (OpenID Connect Discovery 1.0 §3; Keycloak 26 publishes all of them, see README).
+public struct ProviderMetadata: Sendable, Equatable, Codable {
+    public var issuer: String
+    public var authorizationEndpoint: String
+    public var tokenEndpoint: String
+    public var jwksURI: String
+    public var userinfoEndpoint: String?
+    public var endSessionEndpoint: String?
+    public var revocationEndpoint: String?
+    public var deviceAuthorizationEndpoint: String?
+    public var codeChallengeMethodsSupported: [String]?
+    public var idTokenSigningAlgValuesSupported: [String]?
+    /// RFC 9207 §3: when true, every authorization response carries `iss` and kcauth requires it.
+    public var authorizationResponseIssParameterSupported: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case jwksURI = "jwks_uri"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case endSessionEndpoint = "end_session_endpoint"
+        case revocationEndpoint = "revocation_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+    }
+
+    public init(issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.jwksURI = jwksURI
+    }
+}
+
+/// The endpoints kept with the auth state, so `token` and later commands need no discovery.
+public struct ProviderEndpoints: Sendable, Equatable, Codable {
+    public var token: String
+    public var jwks: String
+    public var userinfo: String?
+    public var endSession: String?
+    public var revocation: String?
+    public var deviceAuthorization: String?
+
+    enum CodingKeys: String, CodingKey {
+        case token, jwks, userinfo
+        case endSession = "end_session"
+        case revocation
+        case deviceAuthorization = "device_authorization"
+    }
+
+    public init(_ m: ProviderMetadata) {
+        token = m.tokenEndpoint
+        jwks = m.jwksURI
+        userinfo = m.userinfoEndpoint
+        endSession = m.endSessionEndpoint
+        revocation = m.revocationEndpoint
+        deviceAuthorization = m.deviceAuthorizationEndpoint
+    }
+}

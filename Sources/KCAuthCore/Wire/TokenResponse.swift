@@ -1,0 +1,86 @@
+import FoundationEssentials
+
+/// A successful token endpoint response (RFC 6749 §5.1; OIDC Core §3.1.3.3; Keycloak adds
+/// `refresh_expires_in`).
+public struct TokenResponse: Sendable, Equatable, Decodable {
+    public var accessToken: String
+    public var tokenType: String
+    public var expiresIn: Double?
+    public var refreshToken: String?
+    public var refreshExpiresIn: Double?
+    public var idToken: String?
+    public var scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case refreshExpiresIn = "refresh_expires_in"
+        case idToken = "id_token"
+        case scope
+    }
+
+    public init(accessToken: String, tokenType: String, expiresIn: Double? = nil, refreshToken: String? = nil,
+                refreshExpiresIn: Double? = nil, idToken: String? = nil, scope: String? = nil) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.refreshExpiresIn = refreshExpiresIn
+        self.idToken = idToken
+        self.scope = scope
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = try c.decode(String.self, forKey: .accessToken)
+        tokenType = try c.decode(String.self, forKey: .tokenType)
+        expiresIn = try c.decodeLenientNumber(.expiresIn)
+        refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
+        refreshExpiresIn = try c.decodeLenientNumber(.refreshExpiresIn)
+        idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
+        scope = try c.decodeIfPresent(String.self, forKey: .scope)
+    }
+}
+
+/// An OAuth error body (RFC 6749 §5.2).
+public struct OAuthErrorResponse: Sendable, Equatable, Decodable {
+    public var error: String
+    public var errorDescription: String?
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+    }
+
+    public init(error: String, errorDescription: String? = nil) {
+        self.error = error
+        self.errorDescription = errorDescription
+    }
+
+    /// `invalid_grant (Code not valid)`: the error code plus the provider's words, for messages.
+    public var summary: String {
+        guard let d = errorDescription, !d.isEmpty else { return error }
+        return "\(error) (\(Sanitize.oneLine(d, limit: 200)))"
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Some providers send numbers as strings (`"expires_in": "300"`); accept both.
+    func decodeLenientNumber(_ key: Key) throws -> Double? {
+        if let n = try? decodeIfPresent(Double.self, forKey: key) { return n }
+        if let s = try? decodeIfPresent(String.self, forKey: key) { return Double(s) }
+        return nil
+    }
+}
+
+/// Text from a provider or a peer goes into one-line terminal messages: strip control characters
+/// so nothing can move the cursor or fake another line.
+public enum Sanitize {
+    public static func oneLine(_ s: String, limit: Int = 300) -> String {
+        var out = String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        if out.count > limit { out = String(out.prefix(limit)) + "…" }
+        return out
+    }
+}

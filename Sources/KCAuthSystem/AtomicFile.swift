@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import KCAuthCore
+
+/// Small files written the safe way: a private directory (0700), a temp file (0600) in it,
+/// fsync, rename over the target, fsync the directory. A reader sees the old file or the new one,
+/// never half of either, even if kcauth is killed in between.
+public enum AtomicFile {
+    /// Creates `path` and its missing parents with mode 0700 (existing parents are left alone).
+    public static func makeDirectory(_ path: String) throws {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0, errno != EEXIST {
+                throw KCAuthError(.configuration, "cannot create directory \(current): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    public static func write(_ text: String, to path: String) throws {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        try makeDirectory(directory.isEmpty ? "." : directory)
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw failure("create a temporary file next to", path) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let tempPath = String(cString: template)
+        var ok = fchmod(fd, 0o600) == 0
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while ok, offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            ok = n > 0
+            offset += max(n, 0)
+        }
+        ok = ok && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(tempPath, path) == 0 else {
+            let error = failure("write", path)
+            unlink(tempPath)
+            throw error
+        }
+        let dirFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
+    }
+
+    /// The file's contents, or nil when it does not exist.
+    public static func read(_ path: String) throws -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw failure("read", path)
+        }
+        defer { close(fd) }
+        var data: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw failure("read", path) }
+            if n == 0 { break }
+            data += buffer[0..<n]
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func failure(_ verb: String, _ path: String) -> KCAuthError {
+        KCAuthError(.configuration, "cannot \(verb) \(path): \(String(cString: strerror(errno)))")
+    }
+}
