@@ -2,6 +2,7 @@
 /// generated from this table, and tests check that the parser accepts exactly what it lists.
 public enum CommandTable {
     static let help = OptionSpec("help", short: "h", help: "Show help for this command")
+    static let generalHelp = OptionSpec("help", short: "h", help: "Show this help")
 
     static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default", environment: "KCAUTH_PROFILE")
 
@@ -26,8 +27,9 @@ public enum CommandTable {
             OptionSpec("no-browser", help: "Print the sign-in URL instead of opening a browser"),
         ],
         examples: [
-            "kcauth login --server https://sso.example.com --realm demo --client-id kcauth",
-            "kcauth login --issuer http://127.0.0.1:8180/realms/demo --client-id kcauth --port 8400",
+            "kcauth login --server https://sso.example.com --realm demo --client-id cli",
+            "kcauth login --issuer https://sso.example.com/realms/demo --client-id cli",
+            "kcauth login --port 8400 --no-browser   # the profile keeps the rest",
         ])
 
     public static let token = CommandSpec(
@@ -64,7 +66,7 @@ public enum CommandTable {
 
     /// Options accepted before a command name.
     public static let topLevelOptions: [OptionSpec] = [
-        help,
+        generalHelp,
         OptionSpec("version", help: "Print kcauth's version"),
     ]
 

@@ -25,7 +25,8 @@ public enum HelpText {
         if !spec.options.isEmpty { out += "\nFlags:\n" + optionLines(spec.options) }
         if !spec.examples.isEmpty {
             out += "\nExamples:\n"
-            for e in spec.examples { out += wrap("$ " + e, indent: 4, first: "  ") }
+            // Examples are never wrapped, so they can be copied; a test keeps them short enough.
+            for e in spec.examples { out += "  $ " + e + "\n" }
         }
         return out
     }

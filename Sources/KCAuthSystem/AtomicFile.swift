@@ -25,7 +25,7 @@ public enum AtomicFile {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure("create a temporary file next to", path) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let tempPath = String(cString: template)
+        let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var ok = fchmod(fd, 0o600) == 0
         let bytes = Array(text.utf8)
         var offset = 0

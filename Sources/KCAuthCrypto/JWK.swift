@@ -1,0 +1,67 @@
+/// A public JSON Web Key (RFC 7517 §4), reduced to the members JWS verification needs.
+///
+/// Unknown members (`x5c`, `x5t`, `key_ops`, private members, ...) are ignored. Member values
+/// stay base64url text here; they are decoded, and checked against the algorithm, only when a
+/// key is used (``JWSVerifier/verify(_:with:)``).
+public struct JWK: Sendable, Equatable, Decodable {
+    /// Key type (RFC 7517 §4.1): "RSA" or "EC" are usable; others are ignored.
+    public var kty: String
+    /// Key ID (RFC 7517 §4.5), matched against the JOSE header's `kid`, case-sensitively.
+    public var kid: String?
+    /// Public key use (RFC 7517 §4.2): "sig" or "enc". Keycloak publishes both in one JWKS.
+    public var use: String?
+    /// The algorithm the key is meant for (RFC 7517 §4.4), e.g. "RS256" or "RSA-OAEP".
+    public var alg: String?
+    /// RSA modulus and exponent, base64url big-endian (RFC 7518 §6.3.1).
+    public var n: String?
+    public var e: String?
+    /// EC curve and coordinates (RFC 7518 §6.2.1): "P-256"/"P-384", each coordinate full-size.
+    public var crv: String?
+    public var x: String?
+    public var y: String?
+
+    public init(kty: String, kid: String? = nil, use: String? = nil, alg: String? = nil,
+                n: String? = nil, e: String? = nil, crv: String? = nil, x: String? = nil, y: String? = nil) {
+        self.kty = kty
+        self.kid = kid
+        self.use = use
+        self.alg = alg
+        self.n = n
+        self.e = e
+        self.crv = crv
+        self.x = x
+        self.y = y
+    }
+}
+
+/// A JWK Set (RFC 7517 §5), as served from an OpenID Provider's `jwks_uri`.
+///
+/// Decoding skips entries that are not valid JWK objects (e.g. no `kty`, or a member of the
+/// wrong JSON type) instead of failing the whole set, as RFC 7517 §5 recommends: one odd key
+/// must not stop tokens signed by the others from verifying. A missing `keys` member is an error.
+public struct JWKSet: Sendable, Equatable, Decodable {
+    public var keys: [JWK]
+
+    public init(keys: [JWK]) {
+        self.keys = keys
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case keys
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let entries = try container.decode([SkippingInvalid].self, forKey: .keys)
+        keys = entries.compactMap(\.key)
+    }
+
+    /// Decodes to nil rather than failing, so one bad entry does not stop the array.
+    private struct SkippingInvalid: Decodable {
+        let key: JWK?
+
+        init(from decoder: any Decoder) throws {
+            key = try? JWK(from: decoder)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Glibc
+import KCAuthCore
+internal import CCurl
+
+/// Turns a failed `curl_easy_perform` into one readable `KCAuthError` line that names the host
+/// (never the path or query, which may carry codes) and keeps libcurl's own text as the cause.
+struct CurlFailure {
+    let error: KCAuthError
+
+    init(code: CURLcode, easy: CurlEasy, url: String, caFile: String?,
+         connectTimeout: Double, totalTimeout: Double) {
+        let cause = easy.errorText(code)
+        let target = CurlTarget(url: url)
+        let host = target.host
+        let hostPort = target.hostPort
+
+        // libcurl does not tell whether a proxy was in the way (CURLINFO_USED_PROXY needs
+        // 8.7), and its error text names the proxy, not the host: point at the variable instead.
+        let proxyVariable = Self.proxyVariable(scheme: target.scheme)
+        let proxyHint = proxyVariable.map {
+            "$\($0) is set: unless $no_proxy excludes \(host), the request went through that proxy"
+        }
+        func network(_ message: String, hint: String? = nil) -> KCAuthError {
+            KCAuthError(.network, message, hint: hint ?? proxyHint, cause: cause)
+        }
+
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            error = network("cannot resolve host \(host)")
+        case CURLE_COULDNT_RESOLVE_PROXY:
+            error = network("cannot resolve the proxy for \(host)", hint: "check $\(proxyVariable ?? "https_proxy")")
+        case CURLE_COULDNT_CONNECT:
+            var osErrno = 0
+            easy.getLong(CURLINFO_OS_ERRNO) { osErrno = $0 }
+            error = network("cannot connect to \(hostPort): \(Self.describe(errno: Int32(osErrno)))")
+        case CURLE_OPERATION_TIMEDOUT:
+            // Which limit fired: the connect limit covers DNS, TCP and TLS; if the transfer
+            // stopped well before the total limit, it was the connect limit.
+            var elapsedMicros: Int64 = 0
+            easy.getOff(CURLINFO_TOTAL_TIME_T) { elapsedMicros = $0 }
+            let elapsed = Double(elapsedMicros) / 1_000_000
+            if connectTimeout < totalTimeout && elapsed < totalTimeout - 0.25 {
+                error = network("timed out after \(humanSeconds(connectTimeout)) s connecting to \(hostPort)")
+            } else {
+                error = network("timed out after \(humanSeconds(totalTimeout)) s waiting for \(hostPort)")
+            }
+        case CURLE_PEER_FAILED_VERIFICATION:
+            error = Self.untrusted(host: host, cause: cause, caFile: caFile)
+        case CURLE_SSL_CACERT_BADFILE:
+            // A bad --ca-file is the user's configuration, not the network.
+            error = KCAuthError(.configuration, "cannot use CA file \(caFile ?? "(system default)")",
+                                hint: "pass a readable PEM file to --ca-file", cause: cause)
+        case CURLE_SSL_CONNECT_ERROR:
+            error = network("TLS handshake with \(hostPort) failed")
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            error = KCAuthError(.configuration, "refusing URL with scheme \"\(target.scheme)\": only http and https are allowed",
+                                cause: cause)
+        case CURLE_URL_MALFORMAT:
+            error = KCAuthError(.configuration, target.parsed ? "malformed URL for host \(host)" : "malformed URL",
+                                cause: cause)
+        case CURLE_GOT_NOTHING:
+            error = network("\(hostPort) closed the connection without a response")
+        case CURLE_SEND_ERROR, CURLE_RECV_ERROR:
+            error = network("connection to \(hostPort) failed during the exchange")
+        case CURLE_WRITE_ERROR where easy.sink.bodyTooLarge:
+            error = network("response from \(host) is larger than \(CurlResponseSink.maxBodyBytes / 1024 / 1024) MiB")
+        default:
+            error = network("request to \(hostPort) failed: \(String(cString: curl_easy_strerror(code)))")
+        }
+    }
+
+    private static func untrusted(host: String, cause: String, caFile: String?) -> KCAuthError {
+        let hint = caFile.map { "check that \($0) holds the CA that issued it" }
+        if cause.contains("subject name") || cause.contains("does not match") {
+            return KCAuthError(.network, "TLS certificate of \(host) does not match the host name", cause: cause)
+        }
+        if cause.contains("expired") {
+            return KCAuthError(.network, "TLS certificate of \(host) has expired", cause: cause)
+        }
+        return KCAuthError(.network, "TLS certificate of \(host) is not trusted (use --ca-file)",
+                           hint: hint, cause: cause)
+    }
+
+    /// The proxy variable libcurl reads for `scheme`. Lower-case `http_proxy` only: libcurl
+    /// ignores `HTTP_PROXY` by design (the "httpoxy" rule, CVE-2016-5385).
+    static func proxyVariable(scheme: String) -> String? {
+        let names = scheme.lowercased() == "https"
+            ? ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+            : ["http_proxy", "all_proxy", "ALL_PROXY"]
+        return names.first { name in getenv(name).map { $0.pointee != 0 } ?? false }
+    }
+
+    static func describe(errno code: Int32) -> String {
+        switch code {
+        case ECONNREFUSED: return "connection refused"
+        case ETIMEDOUT: return "connection timed out"
+        case ENETUNREACH: return "network is unreachable"
+        case EHOSTUNREACH: return "host is unreachable"
+        case 0: return "connection failed"
+        default:
+            let text = String(cString: strerror(code))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
+    }
+}
+
+/// Scheme, host and port of a URL, parsed by libcurl's own URL parser (so IPv6 literals,
+/// user info and default ports come out exactly as libcurl will connect).
+struct CurlTarget {
+    var scheme = "?"
+    var host = "(unknown host)"
+    var port: String?
+    /// Whether libcurl could parse the URL at all.
+    var parsed = false
+
+    var hostPort: String { port.map { "\(host):\($0)" } ?? host }
+
+    init(url: String) {
+        guard let handle = curl_url() else { return }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return }
+        parsed = true
+        func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var out: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &out, flags) == CURLUE_OK, let out else { return nil }
+            defer { curl_free(out) }
+            return String(cString: out)
+        }
+        scheme = part(CURLUPART_SCHEME) ?? scheme
+        host = part(CURLUPART_HOST) ?? host
+        port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT))
+    }
+}
+
+/// "30" for 30.0, "0.3" for 0.3: seconds as a person writes them.
+func humanSeconds(_ seconds: Double) -> String {
+    if seconds == seconds.rounded() && abs(seconds) < 1e15 { return String(Int(seconds)) }
+    return String((seconds * 100).rounded() / 100)
+}

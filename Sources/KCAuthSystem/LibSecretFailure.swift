@@ -1,0 +1,120 @@
+internal import CLibSecret
+import KCAuthCore
+
+/// A GError copied into Swift values; the GError itself is freed at once.
+struct LibSecretFailure: Error {
+    var domain: String
+    var code: Int32
+    var message: String
+    /// The D-Bus error name when the error came from the other side, e.g.
+    /// `org.freedesktop.Secret.Error.IsLocked`.
+    var remoteName: String?
+
+    init(domain: String, code: Int32, message: String, remoteName: String? = nil) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.remoteName = remoteName
+    }
+
+    /// Takes ownership of `error` and frees it.
+    init(taking error: UnsafeMutablePointer<GError>) {
+        defer { g_error_free(error) }
+        domain = g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "?"
+        code = error.pointee.code
+        message = error.pointee.message.map { String(cString: $0) } ?? ""
+        if let remote = g_dbus_error_get_remote_error(error) {
+            remoteName = String(cString: remote)
+            g_free(remote)
+        }
+    }
+
+    /// `domain#code: message [remote name]`, the format of the notes' tables; goes into `cause`.
+    var summary: String {
+        "\(domain)#\(code): \(message)" + (remoteName.map { " [\($0)]" } ?? "")
+    }
+}
+
+/// The user-facing messages and hints of the three storage states, in one place.
+enum LibSecretMessages {
+    static let unavailableHint = "kcauth needs a Secret Service (gnome-keyring, KeePassXC…) on the "
+        + "D-Bus session bus; run inside a desktop session or start gnome-keyring-daemon --unlock"
+    // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it starts a
+    // second one); `--replace --unlock` does (verified against gnome-keyring 42.1).
+    static let lockedHint = "unlock it: log in to the desktop session or open \"Passwords and Keys\"; "
+        + "headless, pipe its password into `gnome-keyring-daemon --replace --unlock`"
+    static let notRespondingHint = "restart gnome-keyring-daemon (or log out and back in)"
+
+    static func noBus(_ reason: String) -> KCAuthError {
+        KCAuthError(.storageUnavailable, "no D-Bus session bus: \(reason)", hint: unavailableHint)
+    }
+
+    static let noCollectionHint = "create one: log in to a desktop session once, or pipe a new "
+        + "password into `gnome-keyring-daemon --replace --unlock`"
+
+    static func noDefaultCollection(cause: String? = nil) -> KCAuthError {
+        KCAuthError(.storageUnavailable,
+                    "the keyring has no default collection (no login keyring was ever created)",
+                    hint: noCollectionHint, cause: cause)
+    }
+
+    static func locked(_ label: String?) -> KCAuthError {
+        let name = label.map { "the keyring \"\($0)\"" } ?? "the keyring"
+        return KCAuthError(.storageLocked, "\(name) is locked", hint: lockedHint)
+    }
+
+    static func notResponding(_ seconds: Double, cause: String?) -> KCAuthError {
+        KCAuthError(.storageNotResponding,
+                    "the keyring did not answer within \(formatSeconds(seconds))",
+                    hint: notRespondingHint, cause: cause)
+    }
+}
+
+extension LibSecretFailure {
+    /// Maps a libsecret/GDBus error to one of the three storage states (notes §4.6).
+    ///
+    /// - Parameters:
+    ///   - action: what was being done, for the generic message ("read the item").
+    ///   - deadline: the operation's deadline in seconds, for the "did not answer" message.
+    func storageError(action: String, deadline: Double) -> KCAuthError {
+        let io = "g-io-error-quark", dbus = "g-dbus-error-quark", secret = "secret-error"
+        let hint = LibSecretMessages.unavailableHint
+
+        // Not responding: our own deadline (G_IO_ERROR_CANCELLED) or a GDBus reply timeout.
+        if (domain == io && (code == G_IO_ERROR_CANCELLED.rawValue || code == G_IO_ERROR_TIMED_OUT.rawValue))
+            || (domain == dbus && [G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT]
+                .contains(where: { $0.rawValue == code })) {
+            return LibSecretMessages.notResponding(deadline, cause: summary)
+        }
+        // Locked: the service refuses to create or read items in a locked collection.
+        if (domain == secret && code == SECRET_ERROR_IS_LOCKED.rawValue)
+            || remoteName == "org.freedesktop.Secret.Error.IsLocked" {
+            return KCAuthError(.storageLocked, "the keyring is locked",
+                               hint: LibSecretMessages.lockedHint, cause: summary)
+        }
+        // Nobody provides org.freedesktop.secrets on this bus.
+        if (domain == dbus && (code == G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue
+                               || code == G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue))
+            || remoteName == "org.freedesktop.DBus.Error.ServiceUnknown" {
+            return KCAuthError(.storageUnavailable, "no Secret Service on the D-Bus session bus",
+                               hint: hint, cause: summary)
+        }
+        // Storing into the `default` alias when no login collection exists (gnome-keyring
+        // reports UnknownMethod with this text; other providers say NoSuchObject).
+        if message.contains("Object does not exist at path")
+            || remoteName == "org.freedesktop.Secret.Error.NoSuchObject" {
+            return LibSecretMessages.noDefaultCollection(cause: summary)
+        }
+        // Could not reach the bus at all: autolaunch refused, socket missing or refused.
+        let connectCodes = [G_IO_ERROR_FAILED, G_IO_ERROR_NOT_FOUND, G_IO_ERROR_PERMISSION_DENIED,
+                            G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_CLOSED, G_IO_ERROR_BROKEN_PIPE]
+        if (domain == io && connectCodes.contains(where: { $0.rawValue == code }))
+            || domain == "g-spawn-exit-error-quark" || domain == "g-spawn-error-quark"
+            || (domain == dbus && code == G_DBUS_ERROR_DISCONNECTED.rawValue) {
+            return KCAuthError(.storageUnavailable, "cannot connect to the D-Bus session bus",
+                               hint: hint, cause: summary)
+        }
+        return KCAuthError(.storageUnavailable, "the keyring could not \(action)",
+                           hint: hint, cause: summary)
+    }
+}

@@ -1,0 +1,121 @@
+import Glibc
+import KCAuthCore
+
+/// One accepted connection: read a request head, answer once, close (`Connection: close`).
+struct LoopbackConnection {
+    enum Progress {
+        case open
+        case closed
+        /// The response to a `.finish` verdict is flushed; the listener returns this request.
+        case finished(CallbackRequest)
+    }
+
+    let fd: Int32
+    private var input: [UInt8] = []
+    private var output: [UInt8] = []
+    private var written = 0
+    private var finishing: CallbackRequest?
+
+    init(fd: Int32) { self.fd = fd }
+
+    var isResponding: Bool { !output.isEmpty }
+
+    /// Called when `poll` reports the socket ready (or in error).
+    mutating func advance(judge: (CallbackRequest) -> CallbackVerdict) -> Progress {
+        if isResponding { return flush() }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count < 0 { return errno == EAGAIN || errno == EINTR ? .open : .closed }
+        if count == 0 { return .closed }  // the browser gave up on a pre-connected socket
+        input.append(contentsOf: chunk[..<count])
+
+        guard input.count <= HTTPRequestHead.maxBytes else {
+            // RFC 6585 §5: 431 Request Header Fields Too Large.
+            return respond(status: 431, html: LoopbackPages.small("Request too large"))
+        }
+        switch HTTPRequestHead.parse(input) {
+        case .incomplete:
+            return .open
+        case .malformed:
+            return respond(status: 400, html: LoopbackPages.small("Bad request"))
+        case let .request(method, path, query):
+            guard method == "GET" else {
+                // RFC 9110 §15.5.6: a 405 must list the allowed methods.
+                return respond(status: 405, html: LoopbackPages.small("Method not allowed"),
+                               extraHeaders: ["Allow: GET"])
+            }
+            // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
+            guard path == LoopbackListener.callbackPath else {
+                return respond(status: 404, html: LoopbackPages.small("Not found"))
+            }
+            let request = CallbackRequest(parameters: QueryDecoder.decode(query ?? ""))
+            switch judge(request) {
+            case .keepWaiting(let page):
+                return respond(status: page.status, html: page.html)
+            case .finish(let page):
+                finishing = request
+                return respond(status: page.status, html: page.html)
+            }
+        }
+    }
+
+    private mutating func respond(status: Int, html: String, extraHeaders: [String] = []) -> Progress {
+        output = LoopbackPages.response(status: status, html: html, extraHeaders: extraHeaders)
+        written = 0
+        return flush()  // most responses fit the socket buffer at once
+    }
+
+    private mutating func flush() -> Progress {
+        while written < output.count {
+            let count = output[written...].withUnsafeBytes {
+                // MSG_NOSIGNAL: a browser that already closed must not kill kcauth with SIGPIPE.
+                send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return .open }  // wait for POLLOUT
+                break  // the browser went away; nothing more to send
+            }
+            written += count
+        }
+        if let finishing { return .finished(finishing) }
+        return .closed
+    }
+}
+
+/// The bytes of the listener's responses.
+enum LoopbackPages {
+    static func small(_ title: String) -> String {
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>\(title)</title></head>"
+            + "<body><p>\(title).</p></body></html>"
+    }
+
+    static func response(status: Int, html: String, extraHeaders: [String] = []) -> [UInt8] {
+        let body = Array(html.utf8)
+        var head = "HTTP/1.1 \(status) \(reason(status))\r\n"
+        head += "Content-Type: text/html; charset=utf-8\r\n"
+        head += "Content-Length: \(body.count)\r\n"
+        // The page follows a URL that carried the authorization code: never cache it, never
+        // leak that URL as a Referer from links on the page (RFC 6749 §10.5, RFC 8252 §8.1).
+        head += "Cache-Control: no-store\r\n"
+        head += "Referrer-Policy: no-referrer\r\n"
+        head += "X-Content-Type-Options: nosniff\r\n"
+        head += "Connection: close\r\n"
+        for header in extraHeaders { head += header + "\r\n" }
+        head += "\r\n"
+        return Array(head.utf8) + body
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 400: return "Bad Request"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 431: return "Request Header Fields Too Large"
+        case 500: return "Internal Server Error"
+        default: return status < 400 ? "OK" : "Error"
+        }
+    }
+}

@@ -1,0 +1,56 @@
+"""Running the built kcauth binary from tests, in an isolated environment.
+
+    kc = Kcauth(tmp_path, keyring.env, browser_env)
+    r = kc("login", "--issuer", provider.issuer, "--client-id", "kcauth")
+    r.returncode, r.stdout, r.stderr
+
+HOME and XDG_CONFIG_HOME point into tmp_path, so a test never reads or writes the developer's
+own configuration; the keyring is whatever bus `keyring_env` names.
+"""
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("KCAUTH_BIN", REPO / ".build" / "debug" / "kcauth"))
+
+
+class Result:
+    def __init__(self, completed, seconds):
+        self.returncode = completed.returncode
+        self.stdout = completed.stdout
+        self.stderr = completed.stderr
+        self.seconds = seconds
+
+    def __repr__(self):
+        return f"<kcauth exit={self.returncode} {self.seconds:.2f}s stdout={self.stdout!r} stderr={self.stderr!r}>"
+
+
+class Kcauth:
+    def __init__(self, tmp_path, keyring_env, extra_env=None):
+        self.home = Path(tmp_path) / "home"
+        self.config_home = Path(tmp_path) / "config"
+        self.home.mkdir(exist_ok=True)
+        self.env = {
+            **keyring_env,
+            "HOME": str(self.home),
+            "XDG_CONFIG_HOME": str(self.config_home),
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            **(extra_env or {}),
+        }
+        for name in ("KCAUTH_PROFILE", "KCAUTH_ISSUER", "KCAUTH_CLIENT_ID", "DISPLAY", "WAYLAND_DISPLAY"):
+            self.env.pop(name, None)
+
+    @property
+    def config_file(self):
+        return self.config_home / "kcauth" / "config"
+
+    def __call__(self, *args, env=None, timeout=60, stdin=subprocess.DEVNULL):
+        start = time.monotonic()
+        completed = subprocess.run(
+            [str(BINARY), *args], env={**self.env, **(env or {})}, capture_output=True, text=True,
+            timeout=timeout, stdin=stdin,
+        )
+        return Result(completed, time.monotonic() - start)

@@ -1,0 +1,87 @@
+"""Per-start configuration of the test provider, read from environment variables.
+
+Kept free of Django imports so that settings.py can use it while Django is still loading.
+"""
+
+import os
+import secrets
+from dataclasses import dataclass, field
+
+REALM = "demo"
+
+# Test fault switches (PROVIDER_FAULT, comma-separated). Each one breaks one thing a careful
+# client must notice. Described in Tests/Provider/README.md.
+KNOWN_FAULTS = {
+    "tamper-id-token-signature",  # id_token in token responses has a corrupted signature
+    "wrong-iss-on-callback",  # authorization redirect carries iss=http://evil.example
+    "missing-iss-on-callback",  # authorization redirect has no iss, though discovery promises it
+    "wrong-id-token-nonce",  # validly signed id_token whose nonce differs from the request's
+    "wrong-id-token-aud",  # validly signed id_token for another audience
+    "wrong-id-token-iss",  # validly signed id_token from another issuer
+    "discovery-wrong-issuer",  # discovery document names another issuer
+    "token-endpoint-500",  # every token request answers 500 with an HTML body
+}
+
+
+def _flag(name, default):
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _int(name, default):
+    value = os.environ.get(name)
+    return int(value) if value not in (None, "") else default
+
+
+def _faults():
+    raw = os.environ.get("PROVIDER_FAULT", "")
+    faults = {f.strip() for f in raw.split(",") if f.strip()}
+    unknown = faults - KNOWN_FAULTS
+    if unknown:
+        raise ValueError(f"unknown PROVIDER_FAULT value(s): {', '.join(sorted(unknown))}")
+    return frozenset(faults)
+
+
+@dataclass(frozen=True)
+class Config:
+    host: str = field(default_factory=lambda: os.environ.get("PROVIDER_HOST", "127.0.0.1"))
+    port: int = field(default_factory=lambda: _int("PROVIDER_PORT", 8180))
+    data_dir: str = field(default_factory=lambda: os.environ.get("PROVIDER_DATA_DIR", "."))
+    # Keycloak's defaults: access token 5 min, SSO idle 30 min, device code 10 min, poll 5 s.
+    access_token_lifetime: int = field(default_factory=lambda: _int("PROVIDER_ACCESS_TOKEN_LIFETIME", 300))
+    refresh_token_lifetime: int = field(default_factory=lambda: _int("PROVIDER_REFRESH_TOKEN_LIFETIME", 1800))
+    reuse_protection: bool = field(default_factory=lambda: _flag("PROVIDER_REUSE_PROTECTION", True))
+    device_interval: int = field(default_factory=lambda: _int("PROVIDER_DEVICE_INTERVAL", 5))
+    device_slow_down: bool = field(default_factory=lambda: _flag("PROVIDER_DEVICE_SLOW_DOWN", True))
+    # Keycloak with pkce.code.challenge.method=S256 on the client: the device request must carry a
+    # challenge. Off: PKCE is optional on the device grant, but still verified when used.
+    device_pkce: bool = field(default_factory=lambda: _flag("PROVIDER_DEVICE_PKCE", True))
+    device_code_lifespan: int = field(default_factory=lambda: _int("PROVIDER_DEVICE_CODE_LIFESPAN", 600))
+    request_log: str = field(default_factory=lambda: os.environ.get("PROVIDER_REQUEST_LOG", ""))
+    faults: frozenset = field(default_factory=_faults)
+
+    @property
+    def origin(self):
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}"
+
+    @property
+    def issuer(self):
+        return f"{self.origin}/realms/{REALM}"
+
+    def fault(self, name):
+        assert name in KNOWN_FAULTS, name
+        return name in self.faults
+
+
+CONFIG = Config()
+
+# Keycloak-style user codes: eight consonants shown as XXXX-XXXX (no vowels, so no words).
+_USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ"
+
+
+def keycloak_user_code():
+    code = "".join(secrets.choice(_USER_CODE_ALPHABET) for _ in range(8))
+    return f"{code[:4]}-{code[4:]}"

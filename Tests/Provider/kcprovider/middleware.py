@@ -1,0 +1,52 @@
+"""A request log for tests: one JSON line per request, so a test can count e.g. refresh requests.
+
+Only the method, the path (never the query string, which carries codes and states), the grant
+type of token requests, the status and the OAuth `error` code are written: never a token value.
+"""
+
+import json
+import os
+import threading
+import time
+
+from .config import CONFIG
+
+TOKEN_PATH_SUFFIX = "/protocol/openid-connect/token"
+
+
+class RequestLogMiddleware:
+    _lock = threading.Lock()
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.path = CONFIG.request_log
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if self.path:
+            self._write(request, response)
+        return response
+
+    def _write(self, request, response):
+        entry = {
+            "time": round(time.time(), 3),
+            "method": request.method,
+            "path": request.path,
+            "status": response.status_code,
+        }
+        if request.method == "POST" and request.path.endswith(TOKEN_PATH_SUFFIX):
+            # The view has parsed the form by now, so this reads Django's cached copy.
+            entry["grant_type"] = request.POST.get("grant_type")
+        if response.status_code >= 400 and response.get("Content-Type", "").startswith("application/json"):
+            try:
+                entry["error"] = json.loads(response.content).get("error")
+            except (ValueError, AttributeError):
+                pass
+        line = json.dumps(entry) + "\n"
+        with self._lock:
+            # O_APPEND: whole lines, even if the file is shared with another process.
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line.encode())
+            finally:
+                os.close(fd)

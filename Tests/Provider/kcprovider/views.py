@@ -1,0 +1,311 @@
+"""Thin subclasses of DOT's views that close the gaps to Keycloak's behaviour.
+
+Each shim says which Keycloak behaviour it imitates; see /work/shared/notes/test-providers.md §4
+and keycloak-26.md for the reference.
+"""
+
+import base64
+import hashlib
+import json
+import threading
+import time
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from django import http
+from django.contrib.auth.views import LoginView
+from django.utils.decorators import method_decorator
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from oauth2_provider import views as dot
+from oauth2_provider.models import get_application_model, get_device_grant_model, get_refresh_token_model
+from oauth2_provider.settings import oauth2_settings
+
+from .config import CONFIG
+from .realm import DEVICE_GRANT_CLIENTS
+from .server import DEVICE_GRANT, KeycloakLikeDeviceServer
+
+
+def oauth_error(status, error, description=None):
+    """Keycloak's error body: {"error": ..., "error_description": ...}."""
+    body = {"error": error}
+    if description:
+        body["error_description"] = description
+    return http.JsonResponse(body, status=status, headers={"Cache-Control": "no-store"})
+
+
+# --- discovery ----------------------------------------------------------------------------------
+
+
+class DiscoveryView(dot.ConnectDiscoveryInfoView):
+    """Adds the endpoints and flags stock DOT leaves out of the OIDC discovery document."""
+
+    def get(self, request, *args, **kwargs):
+        response = super().get(request, *args, **kwargs)
+        data = json.loads(response.content)
+        endpoint = lambda name: self._get_endpoint_url(request, name, required=True)  # noqa: E731
+        data.update(
+            {
+                "revocation_endpoint": endpoint("revoke-token"),
+                "introspection_endpoint": endpoint("introspect"),
+                "device_authorization_endpoint": endpoint("device-authorization"),
+                "grant_types_supported": ["authorization_code", "refresh_token", DEVICE_GRANT],
+                "response_modes_supported": ["query"],
+                "authorization_response_iss_parameter_supported": True,
+                "backchannel_logout_supported": False,
+                "frontchannel_logout_supported": False,
+            }
+        )
+        data["claims_supported"] = sorted(data["claims_supported"])  # DOT builds it from a set
+        # Keycloak 26 does not publish these two.
+        data.pop("prompt_values_supported", None)
+        data.pop("client_id_metadata_document_supported", None)
+        if CONFIG.fault("discovery-wrong-issuer"):
+            data["issuer"] = "http://evil.example/realms/demo"
+        out = http.JsonResponse(data)
+        out["Access-Control-Allow-Origin"] = "*"
+        return out
+
+
+# --- authorization endpoint ---------------------------------------------------------------------
+
+
+def _with_iss(url, iss):
+    """`url` with its `iss` query parameter set to `iss` (or removed when iss is None)."""
+    parts = urlsplit(url)
+    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "iss"]
+    if iss is not None:
+        query.append(("iss", iss))
+    return urlunsplit(parts._replace(query=urlencode(query)))
+
+
+class AuthorizationView(dot.AuthorizationView):
+    """Every redirect back to the client goes through redirect(), success and error alike.
+
+    DOT adds RFC 9207 `iss` only to successful responses; Keycloak (22+) adds it to error
+    redirects too (e.g. error=access_denied after Deny). The callback faults are applied here.
+    """
+
+    def redirect(self, redirect_to, application):
+        iss = CONFIG.issuer
+        if CONFIG.fault("wrong-iss-on-callback"):
+            iss = "http://evil.example"
+        elif CONFIG.fault("missing-iss-on-callback"):
+            iss = None
+        return super().redirect(_with_iss(redirect_to, iss), application)
+
+
+# --- token endpoint -----------------------------------------------------------------------------
+
+
+def _tamper_signature(jws_compact):
+    """Flip bits in the signature part: still a well-formed JWS, but the check must fail."""
+    header, payload, signature = jws_compact.split(".")
+    raw = bytearray(base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4)))
+    for i in range(min(8, len(raw))):
+        raw[i] ^= 0xFF
+    return ".".join([header, payload, base64.urlsafe_b64encode(bytes(raw)).rstrip(b"=").decode()])
+
+
+def _s256(verifier):
+    digest = hashlib.sha256(verifier.encode("ascii")).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+
+
+class DeviceState:
+    """In-process state of the device grant shims: PKCE challenges and poll times.
+
+    It lives in memory, which is why the provider runs a single gunicorn worker.
+    """
+
+    lock = threading.Lock()
+    challenges = {}  # device_code -> (code_challenge, code_challenge_method)
+    last_poll = {}  # device_code -> time.monotonic() of the previous poll
+    # Redeemed codes. The database row stays (the user's status page still shows it), but a
+    # second redemption must fail as an unknown code would.
+    redeemed = set()
+
+    @classmethod
+    def forget(cls, device_code):
+        cls.challenges.pop(device_code, None)
+        cls.last_poll.pop(device_code, None)
+
+
+@method_decorator(csrf_exempt, name="dispatch")
+class TokenView(dot.TokenView):
+    def post(self, request, *args, **kwargs):
+        if CONFIG.fault("token-endpoint-500"):
+            return http.HttpResponseServerError("<html><body><h1>Internal Server Error</h1></body></html>")
+        if request.POST.get("grant_type") == DEVICE_GRANT:
+            response = self.device_flow_token_response(request, request.POST.get("device_code"))
+        else:
+            response = self.authorization_flow_token_response(request)
+        return self._keycloak_shape(response)
+
+    def device_flow_token_response(self, request, device_code, *args, **kwargs):
+        # Keycloak's answers, where DOT gives 500 (missing code), 404 (unknown code) and 200 again
+        # and again (a redeemed code); plus slow_down, expiry and PKCE, which DOT does not check.
+        if not device_code:
+            return oauth_error(400, "invalid_request", "Missing parameter: device_code")
+        model = get_device_grant_model()
+        with DeviceState.lock:  # one poll at a time: the code must be redeemed at most once
+            device = model.objects.filter(device_code=device_code).first()
+            if (
+                device is None
+                or device_code in DeviceState.redeemed
+                or device.client_id != request.POST.get("client_id", device.client_id)
+            ):
+                return oauth_error(400, "invalid_grant", "Device code not valid")
+
+            now = time.monotonic()
+            previous = DeviceState.last_poll.get(device_code)
+            DeviceState.last_poll[device_code] = now
+            if CONFIG.device_slow_down and previous is not None:
+                if now - previous < oauth2_settings.DEVICE_FLOW_INTERVAL:
+                    return oauth_error(400, "slow_down", "Slow down")
+
+            if device.is_expired():
+                DeviceState.forget(device_code)
+                return oauth_error(400, "expired_token", "Device code is expired")
+            if device.status == device.AUTHORIZATION_PENDING:
+                return oauth_error(400, "authorization_pending", "The authorization request is still pending")
+            if device.status == device.DENIED:
+                return oauth_error(400, "access_denied", "The end user denied the authorization request")
+            if device.status != device.AUTHORIZED:
+                return oauth_error(400, "invalid_grant", "Device code not valid")
+
+            pkce_error = self._check_device_pkce(device_code, request.POST.get("code_verifier"))
+            if pkce_error:
+                return pkce_error
+
+            url, headers, body, status = self.create_token_response(request)
+            if status == 200:
+                # Single use, as in Keycloak: a second redemption is an unknown code.
+                DeviceState.forget(device_code)
+                DeviceState.redeemed.add(device_code)
+        response = http.HttpResponse(body, status=status, content_type="application/json")
+        for k, v in headers.items():
+            response[k] = v
+        return response
+
+    @staticmethod
+    def _check_device_pkce(device_code, verifier):
+        challenge, method = DeviceState.challenges.get(device_code, (None, None))
+        if challenge is None:
+            if verifier:
+                return oauth_error(
+                    400, "invalid_grant", "PKCE code verifier specified but challenge not present in authorization"
+                )
+            return None
+        if not verifier:
+            return oauth_error(400, "invalid_grant", "PKCE code verifier not specified")
+        if _s256(verifier) != challenge:
+            return oauth_error(400, "invalid_grant", "PKCE verification failed: Code mismatch")
+        return None
+
+    def _keycloak_shape(self, response):
+        """Add Keycloak's extra token-response fields, and the id_token fault."""
+        if response.status_code != 200 or not response.get("Content-Type", "").startswith("application/json"):
+            return response
+        data = json.loads(response.content)
+        if "refresh_token" in data:
+            # DOT's refresh token dies REFRESH_TOKEN_EXPIRE_SECONDS after its access token expires.
+            data["refresh_expires_in"] = int(data.get("expires_in", 0)) + CONFIG.refresh_token_lifetime
+        data.setdefault("not-before-policy", 0)
+        if "id_token" in data and CONFIG.fault("tamper-id-token-signature"):
+            data["id_token"] = _tamper_signature(data["id_token"])
+        response.content = json.dumps(data).encode()
+        response["Content-Length"] = str(len(response.content))
+        return response
+
+
+# --- device authorization endpoint --------------------------------------------------------------
+
+
+class DeviceAuthorizationView(dot.DeviceAuthorizationView):
+    """Keycloak's per-client device switch and PKCE on the device request (keycloak#9710)."""
+
+    server_class = KeycloakLikeDeviceServer
+
+    def post(self, request, *args, **kwargs):
+        client_id = request.POST.get("client_id", "")
+        if not get_application_model().objects.filter(client_id=client_id).exists():
+            return oauth_error(401, "invalid_client", "Invalid client or Invalid client credentials")
+        if client_id not in DEVICE_GRANT_CLIENTS:
+            return oauth_error(
+                400,
+                "unauthorized_client",
+                "Client is not allowed to initiate OAuth 2.0 Device Authorization Grant. "
+                "The flow is disabled for the client.",
+            )
+        challenge = request.POST.get("code_challenge")
+        method = request.POST.get("code_challenge_method")
+        if CONFIG.device_pkce and not method:
+            return oauth_error(400, "invalid_request", "Missing parameter: code_challenge_method")
+        if method and method != "S256":
+            return oauth_error(
+                400, "invalid_request", "Invalid parameter: code challenge method is not matching the configured one"
+            )
+        if method and not challenge:
+            return oauth_error(400, "invalid_request", "Missing parameter: code_challenge")
+
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200 and challenge:
+            device_code = json.loads(response.content)["device_code"]
+            with DeviceState.lock:
+                DeviceState.challenges[device_code] = (challenge, method)
+        return response
+
+
+# --- logout -------------------------------------------------------------------------------------
+
+
+def backchannel_logout(request):
+    """Keycloak's browserless logout: POST client_id + refresh_token -> 204, session ended.
+
+    DOT answers this with a 403 CSRF page and leaves the refresh token usable. Here the whole
+    refresh-token family (and its access tokens) is revoked, which is what ending Keycloak's
+    session means for this client.
+    """
+    client_id = request.POST.get("client_id", "")
+    application = get_application_model().objects.filter(client_id=client_id).first()
+    if application is None:
+        return oauth_error(401, "invalid_client", "Invalid client or Invalid client credentials")
+    token = request.POST.get("refresh_token")
+    if not token:
+        return oauth_error(400, "invalid_request", "No refresh token")
+    checksum = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    model = get_refresh_token_model()
+    rt = model.objects.filter(token_checksum=checksum).order_by("-created").first()
+    if rt is None:
+        return oauth_error(400, "invalid_grant", "Invalid refresh token")
+    if rt.application_id != application.pk:
+        return oauth_error(
+            400, "invalid_grant", "Invalid refresh token. Token client and authorized client don't match"
+        )
+    if rt.revoked is not None:
+        return oauth_error(400, "invalid_grant", "Session not active")
+    if rt.token_family:
+        model.revoke_family(rt.token_family)
+    else:
+        rt.revoke()
+    return http.HttpResponse(status=204)
+
+
+_rp_initiated_logout = csrf_protect(dot.RPInitiatedLogoutView.as_view())
+
+
+@csrf_exempt
+def logout(request, *args, **kwargs):
+    """One URL, two protocols, as in Keycloak: the browser's RP-initiated logout (GET, or the
+    confirmation form's POST, still CSRF-protected) and the CLI's back-channel POST."""
+    if request.method == "POST" and "csrfmiddlewaretoken" not in request.POST:
+        return backchannel_logout(request)
+    return _rp_initiated_logout(request, *args, **kwargs)
+
+
+# --- login page ---------------------------------------------------------------------------------
+
+
+class KeycloakLoginView(LoginView):
+    """Django's login view with Keycloak's form markup (#kc-form-login, username, password, login)."""
+
+    template_name = "kcprovider/login.html"
