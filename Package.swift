@@ -2,10 +2,10 @@
 // kcauth: sign in to Keycloak / OpenID Connect providers from the Linux command line.
 //
 // Layout (see README "Architecture"):
-//   C system modules   CLibSecret, COpenSSL, CCurl   – each imported by exactly one Swift module
+//   C system modules   CLibSecret, COpenSSL, CCurl, CQREncode – each imported by exactly one Swift module
 //   KCAuthCrypto       OpenSSL: SHA-256, randomness, JWS verification (pure computation)
 //   KCAuthCore         OAuth 2.0 / OIDC logic over small Sendable ports; no sockets, no processes
-//   KCAuthSystem       the real adapters: libcurl, libsecret, loopback listener, browser, files
+//   KCAuthSystem       the real adapters: libcurl, libsecret, libqrencode, loopback listener, browser, files
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters, composition root
 //   kcauth             a one-line executable over KCAuthCLI
 import PackageDescription
@@ -21,10 +21,11 @@ let package = Package(
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
-        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "CLibSecret", "CCurl"], swiftSettings: swift6),
+        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
         .target(name: "KCAuthCLI", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
 

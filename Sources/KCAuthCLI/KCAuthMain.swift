@@ -13,11 +13,10 @@ public enum KCAuthMain {
                 console.out(name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.general())
             case .run(let command):
                 let services = Services(environment: environment, console: console)
-                switch command.name {
-                case "login": try LoginCommand.run(command, services)
-                case "token": try TokenCommand.run(command, services)
-                default: try PendingCommand.run(command)
+                guard let runner = CommandTable.runner(named: command.name) else {
+                    throw KCAuthError(.internal, "no runner for `\(command.name)`")
                 }
+                try runner.run(command, services)
             }
             return ExitStatus.success.code
         } catch let error as KCAuthError {

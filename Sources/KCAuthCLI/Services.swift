@@ -16,9 +16,11 @@ public struct Services: Sendable {
     var paths: Paths { Paths(environment: environment) }
     var clock: any TimeSource { SystemClock() }
     var random: any RandomSource { SecureRandom() }
-    var store: any SecretStore { LibSecretStore(environment: environment) }
+    /// The store a profile's session lives in. Today always the keyring; the storage choices
+    /// (file, memory) hook in here.
+    func store(for profile: String) throws -> any SecretStore { LibSecretStore(environment: environment) }
     var settings: any SettingsStore { FileSettingsStore(path: paths.configFile) }
-    var http: OAuthHTTP { OAuthHTTP(CurlTransport()) }
+    func http(caFile: String? = nil) -> OAuthHTTP { OAuthHTTP(CurlTransport(caFile: caFile)) }
     var opener: any URLOpener { BrowserOpener(environment: environment) }
     var receiver: any RedirectReceiver { LoopbackReceiver() }
 

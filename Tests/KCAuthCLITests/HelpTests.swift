@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func commandHelpShowsUsageDefaultsAndEnvironment() {
-        let login = HelpText.command(CommandTable.login)
+        let login = HelpText.command(LoginCommand.spec)
         #expect(login.contains("Usage:\n  kcauth login {--issuer URL | --server URL --realm NAME}"))
         #expect(login.contains("(default: 300)"))
         #expect(login.contains("env: KCAUTH_ISSUER"))
