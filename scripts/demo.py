@@ -55,6 +55,10 @@ def main():
             env.pop("SCRIPTED_RESULT", None)
         else:
             env["BROWSER"] = str(SCRIPTED_BROWSER)
+            # Over SSH or in CI kcauth would choose the device flow, which the scripted $BROWSER
+            # never sees: the demo shows the browser flow.
+            for name in ("CI", "SSH_CONNECTION", "SSH_TTY", "KCAUTH_FLOW"):
+                env.pop(name, None)
 
         cmd = [args.binary, "login", "--issuer", provider.issuer, "--client-id", "kcauth"]
         say("$ " + " ".join(["kcauth", *cmd[1:]]))

@@ -14,6 +14,11 @@ public enum CommandTable {
         RefreshCommand.self,
         LogoutCommand.self,
         WhoamiCommand.self,
+        StatusCommand.self,
+        ProfilesCommand.self,
+        UseCommand.self,
+        DoctorCommand.self,
+        SetupClientCommand.self,
         HelpCommand.self,
     ]
 

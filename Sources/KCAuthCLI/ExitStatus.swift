@@ -21,7 +21,7 @@ public struct ExitStatus: Sendable, Equatable {
         case .accessDenied, .cancelled, .timedOut: return .cancelled
         case .loginRequired: return .loginRequired
         case .storageUnavailable, .storageLocked, .storageNotResponding: return .storage
-        case .configuration, .network, .provider, .invalidResponse, .invalidIDToken, .notImplemented, .internal: return .failure
+        case .configuration, .network, .provider, .invalidResponse, .invalidIDToken, .internal: return .failure
         }
     }
 }

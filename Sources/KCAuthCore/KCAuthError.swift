@@ -32,8 +32,6 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case storageLocked
         /// The keyring did not answer within the deadline.
         case storageNotResponding
-        /// A command that is in the table but not built yet.
-        case notImplemented
         /// A bug or an impossible state.
         case `internal`
     }

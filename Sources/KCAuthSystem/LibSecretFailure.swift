@@ -39,6 +39,9 @@ struct LibSecretFailure: Error {
 enum LibSecretMessages {
     static let unavailableHint = "kcauth needs a Secret Service (gnome-keyring, KeePassXC…) on the "
         + "D-Bus session bus; run inside a desktop session or start gnome-keyring-daemon --unlock"
+        + explicitFileHint
+    /// Only ever a hint: kcauth never falls back to a plaintext file by itself (issue 5).
+    static let explicitFileHint = ", or choose `--storage file` explicitly (a plaintext file)"
     // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it starts a
     // second one); `--replace --unlock` does (verified against gnome-keyring 42.1).
     static let lockedHint = "unlock it: log in to the desktop session or open \"Passwords and Keys\"; "
@@ -50,7 +53,7 @@ enum LibSecretMessages {
     }
 
     static let noCollectionHint = "create one: log in to a desktop session once, or pipe a new "
-        + "password into `gnome-keyring-daemon --replace --unlock`"
+        + "password into `gnome-keyring-daemon --replace --unlock`" + explicitFileHint
 
     static func noDefaultCollection(cause: String? = nil) -> KCAuthError {
         KCAuthError(.storageUnavailable,

@@ -11,12 +11,16 @@ struct LoopbackConnection {
     }
 
     let fd: Int32
+    let callbackPath: String
     private var input: [UInt8] = []
     private var output: [UInt8] = []
     private var written = 0
     private var finishing: CallbackRequest?
 
-    init(fd: Int32) { self.fd = fd }
+    init(fd: Int32, callbackPath: String = LoopbackListener.callbackPath) {
+        self.fd = fd
+        self.callbackPath = callbackPath
+    }
 
     var isResponding: Bool { !output.isEmpty }
 
@@ -45,7 +49,7 @@ struct LoopbackConnection {
                                extraHeaders: ["Allow: GET"])
             }
             // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
-            guard path == LoopbackListener.callbackPath else {
+            guard path == callbackPath else {
                 return respond(status: 404, html: LoopbackPages.small("Not found"))
             }
             let request = CallbackRequest(parameters: QueryDecoder.decode(query ?? ""))

@@ -15,11 +15,14 @@ final class LoopbackListener: BoundRedirectListener {
 
     private(set) var listenFD: Int32
     let port: UInt16
+    /// The only path whose requests reach the judge.
+    let path: String
 
-    var redirectURI: String { "http://127.0.0.1:\(port)\(Self.callbackPath)" }
+    var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
 
-    init(port requested: UInt16) throws {
+    init(port requested: UInt16, path: String = callbackPath) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
+        self.path = path
     }
 
     deinit { close() }
@@ -84,7 +87,7 @@ final class LoopbackListener: BoundRedirectListener {
                 Glibc.close(fd)
                 continue
             }
-            connections.append(LoopbackConnection(fd: fd))
+            connections.append(LoopbackConnection(fd: fd, callbackPath: path))
         }
     }
 

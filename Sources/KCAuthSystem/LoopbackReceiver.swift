@@ -9,10 +9,14 @@ import KCAuthCore
 /// - Port 0 asks the kernel for an ephemeral port (§7.3: the port is variable at request time).
 /// - Every descriptor is close-on-exec, so the browser launched meanwhile inherits none.
 public struct LoopbackReceiver: RedirectReceiver {
-    public init() {}
+    /// The redirect URI's path: `/callback` for logins, `/logged-out` for the post-logout
+    /// redirect (registered separately at the provider).
+    let path: String
+
+    public init(path: String = "/callback") { self.path = path }
 
     public func bind(port: UInt16) throws -> any BoundRedirectListener {
-        try LoopbackListener(port: port)
+        try LoopbackListener(port: port, path: path)
     }
 }
 

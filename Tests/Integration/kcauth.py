@@ -40,12 +40,20 @@ class Kcauth:
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             **(extra_env or {}),
         }
-        for name in ("KCAUTH_PROFILE", "KCAUTH_ISSUER", "KCAUTH_CLIENT_ID", "DISPLAY", "WAYLAND_DISPLAY"):
+        # CI, SSH_* and KCAUTH_FLOW steer `login` to the device flow: a test asks for them itself.
+        for name in ("KCAUTH_PROFILE", "KCAUTH_ISSUER", "KCAUTH_CLIENT_ID", "DISPLAY", "WAYLAND_DISPLAY",
+                     "CI", "SSH_CONNECTION", "SSH_TTY", "SSH_CLIENT", "KCAUTH_FLOW",
+                     "KCAUTH_STORAGE", "KCAUTH_CA_FILE", "XDG_STATE_HOME"):
             self.env.pop(name, None)
 
     @property
     def config_file(self):
         return self.config_home / "kcauth" / "config"
+
+    @property
+    def state_dir(self):
+        """Where `--storage file` keeps sessions: ~/.local/state/kcauth under the test's HOME."""
+        return self.home / ".local" / "state" / "kcauth"
 
     def __call__(self, *args, env=None, timeout=60, stdin=subprocess.DEVNULL):
         start = time.monotonic()

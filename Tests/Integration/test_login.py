@@ -155,17 +155,6 @@ def test_the_browser_launchers_output_never_reaches_stdout(provider, keyring, kc
     assert r.stdout == "" and "browser chatter on stdout" in r.stderr
 
 
-def test_an_expired_access_token_means_login_required(start_provider, keyring, kcauth, scripted_browser_env):
-    provider = start_provider(access_token_lifetime=1)
-    assert kcauth(*login_args(provider)).returncode == 0
-    import time
-    time.sleep(1.5)
-    r = kcauth("token")
-    assert r.returncode == 4 and r.stdout == ""
-    assert "expired at" in r.stderr and "run `kcauth login`" in r.stderr
-    assert provider.token_requests("refresh_token") == [], "token makes no network call (refresh comes later)"
-
-
 def test_token_without_a_login_exits_4(kcauth):
     r = kcauth("token")
     assert r.returncode == 4 and r.stdout == ""

@@ -57,14 +57,6 @@ import KCAuthCore
         #expect(console.stdout.isEmpty)
     }
 
-    @Test func pendingCommandsSayTheyAreNotImplemented() {
-        for name in ["refresh", "logout", "whoami"] {
-            let console = RecordingConsole()
-            #expect(KCAuthMain.run(arguments: [name], environment: [:], console: console) == 1)
-            #expect(console.stderr == "error: `kcauth \(name)` is not implemented yet\n")
-        }
-    }
-
     @Test func versionGoesToStdout() {
         let console = RecordingConsole()
         #expect(KCAuthMain.run(arguments: ["--version"], environment: [:], console: console) == 0)

@@ -55,33 +55,3 @@ import Testing
         #expect(throws: KCAuthError.self) { try ProfileSettings(doc, profile: "p", path: "/c") }
     }
 }
-
-@Suite struct GetTokenTests {
-    let store = InMemorySecretStore()
-
-    func stored(expiresIn: Double?) throws {
-        let t = TokenResponse(accessToken: "at-9", tokenType: "Bearer", expiresIn: expiresIn)
-        let m = ProviderMetadata(issuer: Fixtures.issuer, authorizationEndpoint: "a", tokenEndpoint: "t", jwksURI: "j")
-        let s = AuthState(issuer: Fixtures.issuer, clientID: "kcauth", tokens: t, requestedScope: "openid", endpoints: ProviderEndpoints(m), now: 1000)
-        try store.write(try s.encoded(), for: SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth"))
-    }
-
-    @Test func validTokenIsReturned() throws {
-        try stored(expiresIn: 300)
-        #expect(try GetToken(store: store, clock: FixedClock(time: 1299)).run(profile: "default").accessToken == "at-9")
-    }
-
-    @Test func expiredTokenMeansLoginRequired() throws {
-        try stored(expiresIn: 300)
-        #expect { try GetToken(store: store, clock: FixedClock(time: 1300)).run(profile: "default") } throws: {
-            ($0 as? KCAuthError)?.code == .loginRequired
-        }
-    }
-
-    @Test func nothingStoredNamesTheLoginCommand() {
-        #expect { try GetToken(store: store, clock: FixedClock(time: 0)).run(profile: "work") } throws: { error in
-            let e = error as? KCAuthError
-            return e?.code == .loginRequired && e?.hint == "run `kcauth login --profile work`"
-        }
-    }
-}

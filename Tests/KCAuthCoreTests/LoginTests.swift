@@ -16,7 +16,7 @@ import Testing
 
     var login: Login {
         Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
-              store: store, opener: opener, receiver: receiver)
+              store: store, opener: opener, receiver: receiver, sleeper: FakeSleeper())
     }
 
     let input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",

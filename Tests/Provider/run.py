@@ -47,8 +47,11 @@ class Options:
     access_token_lifetime: int = 300
     refresh_token_lifetime: int = 1800
     reuse_protection: bool = True
+    refresh_grace_period: int = 0
+    refresh_delay: float = 0
     device_interval: int = 5
     device_slow_down: bool = True
+    device_enforced_interval: int = 0  # slow_down below this spacing, though `interval` is smaller
     device_pkce: bool = True
     device_code_lifespan: int = 600
     faults: list = field(default_factory=list)
@@ -64,8 +67,11 @@ class Options:
             "PROVIDER_ACCESS_TOKEN_LIFETIME": str(self.access_token_lifetime),
             "PROVIDER_REFRESH_TOKEN_LIFETIME": str(self.refresh_token_lifetime),
             "PROVIDER_REUSE_PROTECTION": "1" if self.reuse_protection else "0",
+            "PROVIDER_REFRESH_GRACE_PERIOD": str(self.refresh_grace_period),
+            "PROVIDER_REFRESH_DELAY": str(self.refresh_delay),
             "PROVIDER_DEVICE_INTERVAL": str(self.device_interval),
             "PROVIDER_DEVICE_SLOW_DOWN": "1" if self.device_slow_down else "0",
+            "PROVIDER_DEVICE_ENFORCED_INTERVAL": str(self.device_enforced_interval),
             "PROVIDER_DEVICE_PKCE": "1" if self.device_pkce else "0",
             "PROVIDER_DEVICE_CODE_LIFESPAN": str(self.device_code_lifespan),
             "PROVIDER_FAULT": ",".join(self.faults),
@@ -304,6 +310,10 @@ def main(argv=None):
                         help="idle life of a refresh token after its access token expired")
     parser.add_argument("--reuse-protection", type=_on_off, default=True, metavar="on|off",
                         help="replaying a rotated refresh token revokes its whole family (default on)")
+    parser.add_argument("--refresh-grace-period", type=int, default=0, metavar="SECONDS",
+                        help="a rotated refresh token stays usable this long (default 0: strict rotation)")
+    parser.add_argument("--refresh-delay", type=float, default=0, metavar="SECONDS",
+                        help="sleep this long before answering a refresh grant (a slow provider)")
     parser.add_argument("--device-interval", type=int, default=5, metavar="SECONDS")
     parser.add_argument("--no-slow-down", action="store_true", help="never answer slow_down")
     parser.add_argument("--no-device-pkce", action="store_true", help="PKCE optional on the device grant")
@@ -319,6 +329,8 @@ def main(argv=None):
         access_token_lifetime=args.access_token_lifetime,
         refresh_token_lifetime=args.refresh_token_lifetime,
         reuse_protection=args.reuse_protection,
+        refresh_grace_period=args.refresh_grace_period,
+        refresh_delay=args.refresh_delay,
         device_interval=args.device_interval,
         device_slow_down=not args.no_slow_down,
         device_pkce=not args.no_device_pkce,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A scripted user: plays the person at the browser against the test provider, over plain HTTP.
 
-Three ways to call it:
+Four ways to call it:
 
     scripted_user.py URL            As $BROWSER (via the scripted_browser wrapper): like xdg-open it
                                     returns at once and logs in from a detached process. An
@@ -9,6 +9,8 @@ Three ways to call it:
                                     (verification_uri[_complete]) runs the device flow.
     scripted_user.py login URL      The code flow in the foreground; the exit code tells the outcome.
     scripted_user.py device URL     The device flow in the foreground.
+    scripted_user.py logout URL     RP-initiated logout in the foreground (as $BROWSER, a URL whose
+                                    path ends in /logout runs it detached).
 
 Code flow: it follows redirects by hand, fills in the login form (hidden fields with Django's CSRF
 token, the submit button's name, Referer/Origin headers), answers a consent page, and stops at the
@@ -311,6 +313,46 @@ def device_flow(url, username="alice", password="wonderland", action="approve", 
     return result
 
 
+# --- RP-initiated logout -----------------------------------------------------------------------
+
+
+def logout_flow(url, result=None, **_):
+    """Follow an end-session URL (OpenID Connect RP-Initiated Logout) to its post-logout redirect.
+
+    GETs the URL and follows redirects by hand; a "do you want to log out?" page is answered with
+    its Logout button (`allow`). It stops at the first Location whose scheme, host, port and path
+    equal the post_logout_redirect_uri of the URL, and GETs that afresh, as the browser's new
+    navigation would, so the CLI's loopback listener gets the real request. Needs no login: the
+    provider identifies the session by id_token_hint.
+    """
+    result = result if result is not None else {}
+    result.update({"flow": "logout", "logout_url": url, "confirmed": False})
+    targets = parse_qs(urlsplit(url).query).get("post_logout_redirect_uri")
+    if not targets:
+        raise Failure("the logout URL has no post_logout_redirect_uri", EXIT_USAGE)
+    target = _endpoint(targets[0])
+    browser = Browser()
+    result["steps"] = browser.steps
+
+    def on_page(response, forms):
+        for form in forms:
+            confirm = _submit(form, "allow")
+            if confirm is not None and response.ok and not result["confirmed"]:
+                result["confirmed"] = True
+                return form["method"].upper(), form["action"], _form_data(form, confirm)
+        raise Failure(_page_error(response))
+
+    final, _ = browser.walk(url, on_page, stop_at=lambda u: _endpoint(u) == target)
+    result["post_logout_url"] = final
+    result["post_logout_params"] = dict(parse_qsl(urlsplit(final).query, keep_blank_values=True))
+    result["callback_response"] = _fetch_callback(final)
+    result["callback_status"] = result["callback_response"]["status"]
+    result["callback_body"] = result["callback_response"].get("body")
+    if result["callback_response"].get("error"):
+        raise Failure(result["callback_response"]["error"])
+    return result
+
+
 # --- running it ---------------------------------------------------------------------------------
 
 
@@ -337,6 +379,8 @@ def run(flow, url):
                       action=env.get("SCRIPTED_ACTION", "approve"), result=result)
         if flow == "device":
             device_flow(url, user_code=env.get("SCRIPTED_USER_CODE") or None, **common)
+        elif flow == "logout":
+            logout_flow(url, **common)
         else:
             code_flow(url, mode=env.get("SCRIPTED_MODE", "normal"), **common)
         result.update(ok=True, exit_code=EXIT_OK)
@@ -370,15 +414,18 @@ def _detach_and_run(flow, url):
 
 
 def _flow_for(url):
-    return "device" if urlsplit(url).path.rstrip("/").endswith("/device") else "code"
+    path = urlsplit(url).path.rstrip("/")
+    if path.endswith("/logout"):
+        return "logout"
+    return "device" if path.endswith("/device") else "code"
 
 
 def main(argv):
     args = argv[1:]
     if len(args) == 1 and not args[0].startswith("-"):
         return _detach_and_run(_flow_for(args[0]), args[0])  # as $BROWSER
-    if len(args) == 2 and args[0] in ("login", "device"):
-        return run("code" if args[0] == "login" else "device", args[1])
+    if len(args) == 2 and args[0] in ("login", "device", "logout"):
+        return run({"login": "code"}.get(args[0], args[0]), args[1])
     print(__doc__, file=sys.stderr)
     return EXIT_USAGE
 

@@ -1,16 +1,22 @@
 import FoundationEssentials
 import KCAuthCore
 
-/// `kcauth login`: resolve the settings (flags, then environment, then the saved profile), run the
-/// browser flow, save the settings that worked.
+/// `kcauth login`: resolve the settings (flags, then environment, then the saved profile), choose
+/// the flow (browser or device, `LoginFlowOptions`), run it, save the settings that worked.
 enum LoginCommand: Command {
     static let spec = CommandSpec(
-        "login", summary: "Sign in through the browser and store the session",
+        "login", summary: "Sign in (browser or device flow) and store the session",
         description: """
-        Opens the system browser at the provider's sign-in page (authorization code flow with \
-        PKCE, RFC 8252) and receives the answer on a listener bound to 127.0.0.1. The ID token is \
-        verified, and the session is stored in the desktop keyring (Secret Service). The settings \
-        used are saved in the profile, so the next `kcauth login` needs no flags.
+        Signs in with the browser flow (authorization code with PKCE, RFC 8252: the system \
+        browser opens the provider's sign-in page and the answer comes back to a listener on \
+        127.0.0.1) or with the device flow (RFC 8628: open a link on any other device, such as \
+        a phone, and confirm a code there). kcauth prefers the browser, and uses the device flow \
+        when there is no way to show one: no DISPLAY or WAYLAND_DISPLAY and no BROWSER, an SSH \
+        session without a forwarded display, CI=true, BROWSER=none, or a browser that fails to \
+        start. --browser and --device choose for the profile from then on. The ID token is \
+        verified, and the session is stored in the desktop keyring (Secret Service), or where \
+        --storage says. The settings used are saved in the profile, so the next `kcauth login` \
+        needs no flags.
         """,
         usage: "{--issuer URL | --server URL --realm NAME} --client-id ID [flags]",
         options: [
@@ -24,11 +30,16 @@ enum LoginCommand: Command {
             OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser", default: "300"),
             OptionSpec("ca-file", value: "PEM", help: "Trust the CA certificates in this file for the provider's TLS", environment: "KCAUTH_CA_FILE"),
             OptionSpec("no-browser", help: "Print the sign-in URL instead of opening a browser"),
+        ] + LoginFlowOptions.options + [
+            LoginStorage.option,
+            LoginStorage.output,
         ],
         examples: [
             "kcauth login --server https://sso.example.com --realm demo --client-id cli",
             "kcauth login --issuer https://sso.example.com/realms/demo --client-id cli",
             "kcauth login --port 8400 --no-browser   # the profile keeps the rest",
+            "kcauth login --device --qr   # sign in on your phone",
+            "kcauth login --storage memory -o raw   # CI: print the token, keep nothing",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
@@ -36,31 +47,32 @@ enum LoginCommand: Command {
         let settingsStore = services.settings
         var config = try settingsStore.load()
         let saved = try ProfileSettings(config, profile: profile, path: settingsStore.path)
-        let input = try resolve(command, saved: saved, environment: services.environment, profile: profile)
+        var input = try resolve(command, saved: saved, environment: services.environment, profile: profile)
         let caFile = try resolveCAFile(command, saved: saved, environment: services.environment)
+        let flow = try LoginFlowOptions(command, saved: saved, environment: services.environment)
+        input.flow = flow.choice.flow
+        input.fallBackToDevice = flow.choice.fallsBackToDevice
 
         let console = services.console
-        let login = Login(http: services.http(caFile: caFile), clock: services.clock, random: services.random, store: try services.store(for: profile),
-                          opener: services.opener, receiver: services.receiver)
-        let output = try login.run(input) { event in
-            switch event {
-            case .authorizationURL(let url):
-                console.err(input.openBrowser
-                    ? "Opening the browser to sign in. If it does not open, visit:\n  \(url)\n"
-                    : "Open this URL in a browser on this machine to sign in:\n  \(url)\n")
-            case .browserFailed(let error):
-                console.err("Could not start a browser (\(error.message)); open the URL above yourself.\n")
-            case .waiting(let redirectURI, let timeout):
-                console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n")
-            case .received:
-                break
-            }
+        let storage = try LoginStorage(command, services, profile: profile, saved: saved)
+        let login = Login(http: services.http(caFile: caFile), clock: services.clock, random: services.random, store: storage.store,
+                          opener: services.opener, receiver: services.receiver, sleeper: services.sleeper)
+        let progress = LoginProgress(console: console, choice: flow.choice, openBrowser: input.openBrowser,
+                                     qrRequested: flow.qrRequested, environment: services.environment)
+        let output: Login.Output
+        do {
+            defer { progress.end() }  // the countdown line must not swallow the error message
+            output = try login.run(input, notify: progress.show)
         }
         ProfileSettings(issuer: input.issuer, clientID: input.clientID, scope: input.scope,
-                        port: input.port == 0 ? nil : input.port, caFile: caFile)
+                        port: input.port == 0 ? nil : input.port, caFile: caFile, storage: storage.setting,
+                        flow: flow.remembered(saved))
             .apply(to: &config, profile: profile)
-        try settingsStore.save(config)
+        if storage.savesSettings { try settingsStore.save(config) }
+        // A new session: the runtime copy of the old access token must not outlive it.
+        services.invalidateCachedToken(profile: profile)
         console.err("Logged in to \(input.issuer) as \(Sanitize.oneLine(output.claims.displayName)) (profile '\(profile)').\n")
+        storage.deliver(output.state, profile: profile, console: console)
     }
 
     /// `--ca-file`, `$KCAUTH_CA_FILE` or the profile's `ca_file`, as an absolute path (it is saved

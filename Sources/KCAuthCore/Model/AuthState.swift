@@ -18,6 +18,8 @@ public struct AuthState: Sendable, Equatable, Codable {
     /// Keycloak's offline tokens may carry no `exp`).
     public var refreshExpiresAt: String?
     public var idToken: String?
+    /// The ID token's `exp`, read when it was validated (for `token --id-token`).
+    public var idTokenExpiresAt: String?
     /// Granted scope (RFC 6749 §5.1: the requested scope when the response omits it).
     public var scope: String
     public var endpoints: ProviderEndpoints
@@ -32,12 +34,13 @@ public struct AuthState: Sendable, Equatable, Codable {
         case refreshToken = "refresh_token"
         case refreshExpiresAt = "refresh_expires_at"
         case idToken = "id_token"
+        case idTokenExpiresAt = "id_token_expires_at"
         case scope, endpoints
         case obtainedAt = "obtained_at"
     }
 
     public init(issuer: String, clientID: String, tokens: TokenResponse, requestedScope: String,
-                endpoints: ProviderEndpoints, now: Double) {
+                endpoints: ProviderEndpoints, now: Double, idTokenExpiresAt: Double? = nil) {
         version = Self.currentVersion
         self.issuer = issuer
         self.clientID = clientID
@@ -49,12 +52,15 @@ public struct AuthState: Sendable, Equatable, Codable {
         // known", not "already expired".
         refreshExpiresAt = tokens.refreshExpiresIn.flatMap { $0 > 0 ? RFC3339.format(now + $0) : nil }
         idToken = tokens.idToken
+        self.idTokenExpiresAt = idTokenExpiresAt.map(RFC3339.format)
         scope = tokens.scope ?? requestedScope
         self.endpoints = endpoints
         obtainedAt = RFC3339.format(now)
     }
 
     public var expiresAtEpoch: Double? { expiresAt.flatMap(RFC3339.parse) }
+    public var refreshExpiresAtEpoch: Double? { refreshExpiresAt.flatMap(RFC3339.parse) }
+    public var idTokenExpiresAtEpoch: Double? { idTokenExpiresAt.flatMap(RFC3339.parse) }
 
     public func encoded() throws -> String {
         let encoder = JSONEncoder()

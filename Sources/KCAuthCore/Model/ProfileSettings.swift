@@ -6,13 +6,21 @@ public struct ProfileSettings: Sendable, Equatable {
     public var port: UInt16?
     /// PEM file of extra CA certificates to trust for the provider (a private or corporate CA).
     public var caFile: String?
+    /// Where the session is kept (`keyring` or `file`); nil means the keyring. Sticky: set by
+    /// `kcauth login --storage`, read by every later command of the profile.
+    public var storage: StorageKind?
+    /// The login flow the user forced with `--browser`/`--device`; nil lets kcauth choose.
+    public var flow: LoginFlow?
 
-    public init(issuer: String? = nil, clientID: String? = nil, scope: String? = nil, port: UInt16? = nil, caFile: String? = nil) {
+    public init(issuer: String? = nil, clientID: String? = nil, scope: String? = nil, port: UInt16? = nil, caFile: String? = nil,
+                storage: StorageKind? = nil, flow: LoginFlow? = nil) {
         self.issuer = issuer
         self.clientID = clientID
         self.scope = scope
         self.port = port
         self.caFile = caFile
+        self.storage = storage
+        self.flow = flow
     }
 
     public init(_ doc: ConfigDocument, profile: String, path: String) throws {
@@ -20,6 +28,19 @@ public struct ProfileSettings: Sendable, Equatable {
         clientID = doc.value("client_id", profile: profile)
         scope = doc.value("scope", profile: profile)
         caFile = doc.value("ca_file", profile: profile)
+        if let s = doc.value("storage", profile: profile) {
+            do {
+                storage = try StorageKind(parsing: s, source: "\(path): profile [\(profile)]: storage", allowed: StorageKind.persistent)
+            } catch let error as KCAuthError {
+                throw KCAuthError(.configuration, error.message)
+            }
+        }
+        if let f = doc.value("flow", profile: profile), f != FlowSetting.auto.rawValue {
+            guard let parsed = LoginFlow(rawValue: f) else {
+                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: flow '\(Sanitize.oneLine(f))' is not auto, browser or device")
+            }
+            flow = parsed
+        }
         if let p = doc.value("port", profile: profile) {
             guard let n = UInt16(p) else {
                 throw KCAuthError(.configuration, "\(path): profile [\(profile)]: port '\(Sanitize.oneLine(p))' is not a number from 0 to 65535")
@@ -34,6 +55,8 @@ public struct ProfileSettings: Sendable, Equatable {
         doc.set("scope", scope, profile: profile)
         doc.set("port", port.map(String.init), profile: profile)
         doc.set("ca_file", caFile, profile: profile)
+        doc.set("storage", storage?.rawValue, profile: profile)
+        doc.set("flow", flow?.rawValue, profile: profile)
     }
 }
 

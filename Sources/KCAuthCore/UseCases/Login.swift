@@ -1,16 +1,24 @@
-/// `kcauth login` with the browser: authorization code + PKCE on a loopback redirect (RFC 8252).
+/// `kcauth login`: discovery, then the browser flow (authorization code + PKCE on a loopback
+/// redirect, RFC 8252) or the device flow (RFC 8628), then one validated write of the session.
 public struct Login: Sendable {
     public struct Input: Sendable, Equatable {
         public var profile: String
         public var issuer: String
         public var clientID: String
         public var scope: String
+        /// Browser flow: the loopback port (0 = any free port).
         public var port: UInt16
-        /// Seconds to wait for the browser's redirect.
+        /// Browser flow: seconds to wait for the redirect. The device flow waits for as long as
+        /// its code lives (`expires_in`).
         public var timeout: Double
+        /// Browser flow: start a browser (false: only show the URL).
         public var openBrowser: Bool
+        public var flow: LoginFlow
+        /// Browser flow: when the launcher fails, switch to the device flow (if the provider has one).
+        public var fallBackToDevice: Bool
 
-        public init(profile: String, issuer: String, clientID: String, scope: String, port: UInt16, timeout: Double, openBrowser: Bool) {
+        public init(profile: String, issuer: String, clientID: String, scope: String, port: UInt16, timeout: Double,
+                    openBrowser: Bool, flow: LoginFlow = .browser, fallBackToDevice: Bool = false) {
             self.profile = profile
             self.issuer = issuer
             self.clientID = clientID
@@ -18,6 +26,8 @@ public struct Login: Sendable {
             self.port = port
             self.timeout = timeout
             self.openBrowser = openBrowser
+            self.flow = flow
+            self.fallBackToDevice = fallBackToDevice
         }
     }
 
@@ -26,11 +36,40 @@ public struct Login: Sendable {
         public var claims: IDTokenClaims
     }
 
+    /// What the user must see to sign in on another device (RFC 8628 §3.3); the device code
+    /// itself stays inside the flow.
+    public struct DevicePrompt: Sendable, Equatable {
+        public var userCode: String
+        public var verificationURI: String
+        public var verificationURIComplete: String?
+        public var expiresIn: Double
+        public var interval: Double
+
+        public init(_ r: DeviceAuthorizationResponse) {
+            userCode = r.userCode
+            verificationURI = r.verificationURI
+            verificationURIComplete = r.verificationURIComplete
+            expiresIn = r.expiresIn
+            interval = r.interval
+        }
+
+        /// §3.3.1: the link with the code in it, when the provider sent one.
+        public var linkToOpen: String { verificationURIComplete ?? verificationURI }
+    }
+
     /// Progress for the person at the terminal; the CLI renders these on stderr.
     public enum Event: Sendable {
+        /// The store is usable and discovery worked: the flow begins (said once, and only when
+        /// it gets this far, so an early failure stays one error line).
+        case starting(LoginFlow)
         case authorizationURL(String)
         case browserFailed(KCAuthError)
         case waiting(redirectURI: String, timeout: Double)
+        /// The automatic choice could not start a browser; the device flow takes over.
+        case switchingToDevice(because: KCAuthError)
+        case deviceCode(DevicePrompt)
+        case devicePolling(DevicePoller.Progress)
+        /// The provider answered: tokens are being checked.
         case received
     }
 
@@ -40,71 +79,41 @@ public struct Login: Sendable {
     let store: any SecretStore
     let opener: any URLOpener
     let receiver: any RedirectReceiver
+    let sleeper: any Sleeper
 
     public init(http: OAuthHTTP, clock: any TimeSource, random: any RandomSource, store: any SecretStore,
-                opener: any URLOpener, receiver: any RedirectReceiver) {
+                opener: any URLOpener, receiver: any RedirectReceiver, sleeper: any Sleeper) {
         self.http = http
         self.clock = clock
         self.random = random
         self.store = store
         self.opener = opener
         self.receiver = receiver
+        self.sleeper = sleeper
     }
 
     public func run(_ input: Input, notify: (Event) -> Void) throws -> Output {
         // Fail before the user types a password if the result could not be kept.
         try store.checkAvailable()
         let metadata = try Discovery(http: http).fetch(issuer: input.issuer)
+        let finisher = SessionFinisher(validator: IDTokenValidator(http: http, clock: clock), clock: clock, store: store)
+        let device = DeviceFlow(http: http, random: random, sleeper: sleeper, finisher: finisher)
+        notify(.starting(input.flow))
 
-        let listener = try receiver.bind(port: input.port)
-        defer { listener.close() }
-        let request = try AuthorizationRequest(clientID: input.clientID, scope: input.scope,
-                                               redirectURI: listener.redirectURI, random: random)
-        let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
-        // RFC 8252 §7.3 wants the browser only once the listener is bound; the URL is always shown
-        // so the user can open it by hand when no browser starts.
-        notify(.authorizationURL(url))
-        if input.openBrowser {
-            do { try opener.open(url) } catch let error as KCAuthError { notify(.browserFailed(error)) }
-        }
-        notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
-
-        let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
-                                  issRequired: metadata.authorizationResponseIssParameterSupported == true)
-        let exchange = CodeExchange(http: http, validator: IDTokenValidator(http: http, clock: clock))
-        var result: Result<Output, KCAuthError>?
-        // The exchange runs while the browser waits for its page, so the page tells the truth
-        // about the whole login, not just about the redirect.
-        _ = try listener.receive(timeout: input.timeout) { callback in
-            switch judge.judge(callback) {
-            case .notOurs:
-                return .keepWaiting(LandingPages.notThisLogin)
-            case .failed(let error):
-                result = .failure(error)
-                return .finish(LandingPages.failure(error))
-            case .code(let code):
-                notify(.received)
-                do {
-                    let output = try finish(code: code, request: request, metadata: metadata, input: input, exchange: exchange)
-                    result = .success(output)
-                    return .finish(LandingPages.success(user: output.claims.displayName, profile: input.profile))
-                } catch {
-                    let e = error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
-                    result = .failure(e)
-                    return .finish(LandingPages.failure(e))
-                }
+        switch input.flow {
+        case .device:
+            return try device.run(input, metadata: metadata, notify: notify)
+        case .browser:
+            let browser = LoopbackFlow(http: http, random: random, opener: opener, receiver: receiver, finisher: finisher)
+            do {
+                // Without a device endpoint there is nothing to fall back to: show the URL and wait.
+                return try browser.run(input, metadata: metadata,
+                                       fallBackToDevice: input.fallBackToDevice && metadata.deviceAuthorizationEndpoint != nil,
+                                       notify: notify)
+            } catch let unavailable as LoopbackFlow.BrowserUnavailable {
+                notify(.switchingToDevice(because: unavailable.error))
+                return try device.run(input, metadata: metadata, notify: notify)
             }
         }
-        guard let result else { throw KCAuthError(.internal, "the loopback listener stopped without a result") }
-        return try result.get()
-    }
-
-    private func finish(code: String, request: AuthorizationRequest, metadata: ProviderMetadata,
-                        input: Input, exchange: CodeExchange) throws -> Output {
-        let (tokens, claims) = try exchange.redeem(code: code, request: request, metadata: metadata)
-        let state = AuthState(issuer: metadata.issuer, clientID: input.clientID, tokens: tokens,
-                              requestedScope: input.scope, endpoints: ProviderEndpoints(metadata), now: clock.now())
-        try store.write(try state.encoded(), for: SecretKey(profile: input.profile, issuer: metadata.issuer, clientID: input.clientID))
-        return Output(state: state, claims: claims)
     }
 }

@@ -53,8 +53,17 @@ class Config:
     access_token_lifetime: int = field(default_factory=lambda: _int("PROVIDER_ACCESS_TOKEN_LIFETIME", 300))
     refresh_token_lifetime: int = field(default_factory=lambda: _int("PROVIDER_REFRESH_TOKEN_LIFETIME", 1800))
     reuse_protection: bool = field(default_factory=lambda: _flag("PROVIDER_REUSE_PROTECTION", True))
+    # Seconds an already-rotated refresh token stays usable (DOT's grace period). Keycloak's
+    # default ("Revoke Refresh Token" off) keeps old refresh tokens valid; 0 is strict rotation.
+    refresh_grace_period: int = field(default_factory=lambda: _int("PROVIDER_REFRESH_GRACE_PERIOD", 0))
+    # Seconds the token endpoint sleeps before answering a refresh grant (a slow provider), so a
+    # test can kill a client in the middle of a refresh.
+    refresh_delay: float = field(default_factory=lambda: float(os.environ.get("PROVIDER_REFRESH_DELAY") or 0))
     device_interval: int = field(default_factory=lambda: _int("PROVIDER_DEVICE_INTERVAL", 5))
     device_slow_down: bool = field(default_factory=lambda: _flag("PROVIDER_DEVICE_SLOW_DOWN", True))
+    # slow_down below this poll spacing when larger than the advertised interval: a provider under
+    # load, the only way a client that keeps to `interval` ever sees slow_down. 0: the interval.
+    device_enforced_interval: int = field(default_factory=lambda: _int("PROVIDER_DEVICE_ENFORCED_INTERVAL", 0))
     # Keycloak with pkce.code.challenge.method=S256 on the client: the device request must carry a
     # challenge. Off: PKCE is optional on the device grant, but still verified when used.
     device_pkce: bool = field(default_factory=lambda: _flag("PROVIDER_DEVICE_PKCE", True))

@@ -134,6 +134,8 @@ class TokenView(dot.TokenView):
     def post(self, request, *args, **kwargs):
         if CONFIG.fault("token-endpoint-500"):
             return http.HttpResponseServerError("<html><body><h1>Internal Server Error</h1></body></html>")
+        if request.POST.get("grant_type") == "refresh_token" and CONFIG.refresh_delay:
+            time.sleep(CONFIG.refresh_delay)
         if request.POST.get("grant_type") == DEVICE_GRANT:
             response = self.device_flow_token_response(request, request.POST.get("device_code"))
         else:
@@ -159,7 +161,7 @@ class TokenView(dot.TokenView):
             previous = DeviceState.last_poll.get(device_code)
             DeviceState.last_poll[device_code] = now
             if CONFIG.device_slow_down and previous is not None:
-                if now - previous < oauth2_settings.DEVICE_FLOW_INTERVAL:
+                if now - previous < max(oauth2_settings.DEVICE_FLOW_INTERVAL, CONFIG.device_enforced_interval):
                     return oauth_error(400, "slow_down", "Slow down")
 
             if device.is_expired():

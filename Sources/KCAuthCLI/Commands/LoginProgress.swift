@@ -1,0 +1,105 @@
+import KCAuthCore
+import KCAuthSystem
+
+/// `login`'s words on stderr: which flow and why, the browser URL or the device code, and the
+/// wait. On a terminal the device flow's wait is one status line counting down; anywhere else
+/// every message is a plain line, with no control characters, for logs and CI.
+final class LoginProgress {
+    private let console: any Console
+    private let openBrowser: Bool
+    private let qrRequested: Bool
+    /// A terminal that understands `\r` and escape sequences.
+    private let interactive: Bool
+    private let colour: Bool
+    private var choice: FlowChoice
+    private var statusShown = false
+    private var lastSecond: Int?
+
+    init(console: any Console, choice: FlowChoice, openBrowser: Bool, qrRequested: Bool, environment: [String: String]) {
+        self.console = console
+        self.choice = choice
+        self.openBrowser = openBrowser
+        self.qrRequested = qrRequested
+        interactive = console.stderrIsTTY && environment["TERM"] != "dumb"
+        colour = interactive && (environment["NO_COLOR"] ?? "").isEmpty
+    }
+
+    func show(_ event: Login.Event) {
+        switch event {
+        case .starting:
+            console.err(choice.explanation + "\n")
+        case .authorizationURL(let url):
+            console.err(openBrowser
+                ? "Opening the browser to sign in. If it does not open, visit:\n  \(url)\n"
+                : "Open this URL in a browser on this machine to sign in:\n  \(url)\n")
+        case .browserFailed(let error):
+            console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); open the URL above yourself.\n")
+        case .waiting(let redirectURI, let timeout):
+            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n")
+        case .switchingToDevice(let error):
+            choice = FlowChoice(.device, .browserFailed)
+            console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); switching to the device flow.\n")
+        case .deviceCode(let prompt):
+            showDevicePrompt(prompt)
+        case .devicePolling(.waiting(let remaining)):
+            showWaiting(remaining: remaining)
+        case .devicePolling(.slowedDown(let interval)):
+            endStatusLine()
+            console.err("The provider asked kcauth to poll more slowly: every \(Int(interval)) s from now on.\n")
+        case .received:
+            endStatusLine()
+        }
+    }
+
+    /// Leaves the terminal on a fresh line, whatever happens next (success, or an error line).
+    func end() { endStatusLine() }
+
+    private func showDevicePrompt(_ prompt: Login.DevicePrompt) {
+        let link = Sanitize.oneLine(prompt.linkToOpen, limit: 2000)
+        let code = Sanitize.oneLine(prompt.userCode, limit: 100)
+        let shownCode = colour ? "\u{1B}[1m\(code)\u{1B}[0m" : code
+        var text = "To sign in, open this link on any device (a phone, another computer):\n\n    \(link)\n\n"
+        if prompt.verificationURIComplete != nil {
+            text += "and check that the page shows the code\n\n    \(shownCode)\n\n"
+            text += "(or open \(Sanitize.oneLine(prompt.verificationURI, limit: 2000)) and type the code in).\n"
+        } else {
+            text += "and enter the code\n\n    \(shownCode)\n\n"
+        }
+        console.err(text)
+        if choice.showsQRCode(requested: qrRequested, stderrIsTTY: console.stderrIsTTY) {
+            do {
+                console.err("\n" + (try TerminalQRCode.render(prompt.linkToOpen, style: colour ? .ansi : .plain)) + "\n")
+            } catch let error as KCAuthError {
+                console.err("(No QR code: \(Sanitize.oneLine(error.message)).)\n")
+            } catch {
+                console.err("(No QR code.)\n")
+            }
+        }
+        console.err("The code expires in \(Self.duration(prompt.expiresIn)).\n")
+        if !interactive { console.err("Waiting for the sign-in to be approved…\n") }
+    }
+
+    private func showWaiting(remaining: Double) {
+        guard interactive else { return }
+        let seconds = max(0, Int(remaining.rounded(.up)))
+        guard seconds != lastSecond else { return }
+        lastSecond = seconds
+        statusShown = true
+        let clock = "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
+        console.err("\r\u{1B}[KWaiting for the sign-in to be approved… \(clock) left (Ctrl-C stops)")
+    }
+
+    private func endStatusLine() {
+        guard statusShown else { return }
+        statusShown = false
+        lastSecond = nil
+        console.err("\r\u{1B}[K")
+    }
+
+    /// "10 minutes", "90 seconds".
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s >= 120 { return "\((s + 30) / 60) minutes" }
+        return s == 1 ? "1 second" : "\(s) seconds"
+    }
+}

@@ -1,0 +1,59 @@
+import KCAuthCore
+
+/// `kcauth profiles`: the profiles of the configuration file. No network, no keyring: `--names`
+/// feeds shell completion and must answer at once.
+enum ProfilesCommand: Command {
+    static let spec = CommandSpec(
+        "profiles", summary: "List the profiles and their settings",
+        description: """
+        Lists the profiles of the configuration file with their issuer and client; -o json adds \
+        every setting. The profile commands use now is marked with '*': --profile, else \
+        KCAUTH_PROFILE, else the default set with `kcauth use`, else 'default'. --names prints \
+        only the names, one per line (for shell completion). Reads only the configuration \
+        file: no network, no keyring; see `kcauth status` for the sessions.
+        """,
+        options: [CommandTable.profile,
+                  OptionSpec("names", help: "Print only the profile names, one per line"),
+                  SessionOutput.option],
+        examples: ["kcauth profiles", "kcauth profiles --names"])
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        let settings = services.settings
+        let config = try settings.load()
+        if command.flag("names") {
+            services.console.out(config.profileNames.map { $0 + "\n" }.joined())
+            return
+        }
+        let selected = try services.profile(command)
+        let entries = try Profiles.list(config, path: settings.path, selected: selected)
+        switch SessionOutput(command) {
+        case .text:
+            let rows = entries.map { e in
+                (e.selected ? "* " : "  ") + e.name + (e.isDefault ? " (default)" : "")
+            }
+            let issuers = entries.map { setting($0, "issuer") ?? "(no issuer set)" }
+            let nameWidth = (rows.map(\.count).max() ?? 0) + 2, issuerWidth = (issuers.map(\.count).max() ?? 0) + 2
+            services.console.out(zip(entries, zip(rows, issuers)).map { e, cells in
+                let client = setting(e, "client_id") ?? ""
+                let line = cells.0.padded(to: nameWidth) + (client.isEmpty ? cells.1 : cells.1.padded(to: issuerWidth) + client)
+                return line + "\n"
+            }.joined())
+        case .json:
+            let defaultName = try config.defaultProfile(path: settings.path)
+            services.console.out(JSONValue.fields([
+                ("version", .number(SessionOutput.schemaVersion)),
+                ("config_file", .string(settings.path)),
+                ("default_profile", .string(defaultName ?? ProfileName.defaultName)),
+                ("selected_profile", .string(selected)),
+                ("profiles", .array(entries.map { e in .fields([
+                    ("profile", .string(e.name)),
+                    ("default", .bool(e.isDefault)),
+                    ("selected", .bool(e.selected)),
+                    ("settings", .fields(e.settings.map { ($0.key, .string($0.value)) })),
+                ]) })),
+            ]).rendered())
+        }
+    }
+
+    private static func setting(_ e: Profiles.Entry, _ key: String) -> String? { e.settings.first { $0.key == key }?.value }
+}

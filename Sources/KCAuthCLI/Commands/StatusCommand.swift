@@ -1,0 +1,38 @@
+import KCAuthCore
+
+/// `kcauth status`: every profile at a glance; the selected profile decides the exit status.
+enum StatusCommand: Command {
+    static let spec = CommandSpec(
+        "status", summary: "Show every profile's sign-in state",
+        description: """
+        Lists every profile of the configuration file with its issuer, user, state (valid; \
+        access token expired but refreshable; login required), storage, and the command that \
+        fixes a broken one. Reads the stored sessions only: no network. Exits with status 0 \
+        when the selected profile (--profile, KCAUTH_PROFILE, else the default) is usable, \
+        whatever the others' state; 4 when it needs a login; 5 when its storage cannot be read.
+        """,
+        options: [CommandTable.profile, SessionOutput.option],
+        examples: ["kcauth status", "kcauth status -o json | jq '.profiles[] | {profile, state}'"])
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        let selected = try services.profile(command)
+        let settings = services.settings
+        let config = try settings.load()
+        let report = Status(config: config, store: { [services] in try services.store(for: $0) }, clock: services.clock)
+            .run(selected: selected)
+        let now = services.clock.now()
+        switch SessionOutput(command) {
+        case .text: services.console.out(StatusOutput.text(report, now: now))
+        case .json: services.console.out(StatusOutput.json(report, now: now))
+        }
+        // The data is printed either way; the exit status says whether the selected profile works.
+        switch report.selected.state {
+        case .valid, .refreshable:
+            return
+        case .loginRequired:
+            throw KCAuthError(.loginRequired, "profile '\(selected)' needs a login", hint: report.selected.fix.map { "run `\($0)`" })
+        case .storageUnavailable(let error):
+            throw error
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import KCAuthCore
+
+/// `kcauth use NAME`: make a profile the default (`default_profile = NAME` in the config file).
+enum UseCommand: Command {
+    static let spec = CommandSpec(
+        "use", summary: "Make a profile the default",
+        description: """
+        Writes `default_profile = NAME` at the top of the configuration file, so commands \
+        that are not given a profile use this one (a profile flag or KCAUTH_PROFILE still \
+        wins). The profile must exist in the file; 'default' always does.
+        """,
+        usage: "<name>",
+        options: [],
+        positionals: ["name"],
+        examples: ["kcauth use work", "kcauth use default"])
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        guard let name = command.positionals.first else {
+            throw KCAuthError(.usage, "`kcauth use` needs a profile name", hint: "see `kcauth profiles --names`")
+        }
+        let settings = services.settings
+        var config = try settings.load()
+        try Profiles.setDefault(name, in: &config, path: settings.path)
+        try settings.save(config)
+        services.console.err("Commands now use profile '\(name)' unless --profile or KCAUTH_PROFILE names another.\n")
+        if let env = services.environment["KCAUTH_PROFILE"], !env.isEmpty, env != name {
+            services.console.err("Note: KCAUTH_PROFILE=\(Sanitize.oneLine(env)) is set here and takes precedence.\n")
+        }
+    }
+}

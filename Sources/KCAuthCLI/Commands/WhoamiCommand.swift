@@ -1,0 +1,39 @@
+import KCAuthCore
+
+/// `kcauth whoami`: who is signed in to a profile, from the stored (validated) ID token.
+enum WhoamiCommand: Command {
+    static let spec = CommandSpec(
+        "whoami", summary: "Show who is signed in",
+        description: """
+        Shows who is signed in to the profile, from the ID token that was validated when it was \
+        stored: subject, username, name, email, issuer, client, realm and client roles \
+        (Keycloak's realm_access and resource_access; from the access token when the ID token \
+        has none), granted scopes, when the access and refresh tokens expire, and the storage. \
+        Needs no network. --userinfo also asks the provider's userinfo endpoint (refreshing the \
+        access token first if needed), which proves that the session is still alive there. \
+        Exits with status 4 when nobody is signed in or the provider no longer accepts the \
+        session.
+        """,
+        options: [CommandTable.profile,
+                  OptionSpec("userinfo", help: "Also ask the provider's userinfo endpoint"),
+                  SessionOutput.option],
+        examples: ["kcauth whoami", "kcauth whoami --userinfo -o json | jq -r .email"])
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        let profile = try services.profile(command)
+        let userinfo = command.flag("userinfo")
+        if userinfo {
+            // The userinfo endpoint needs a live access token: let `token`'s logic refresh an
+            // expired one (under the same lock), so "expired but refreshable" is not reported as
+            // a dead session.
+            _ = try services.getToken(profile: profile).run(GetToken.Request(profile: profile, minValid: 10))
+        }
+        let identity = try WhoAmI(store: try services.store(for: profile), clock: services.clock)
+            .run(profile: profile, userinfo: userinfo ? try services.http(for: profile) : nil)
+        let now = services.clock.now()
+        switch SessionOutput(command) {
+        case .text: services.console.out(WhoamiOutput.text(identity, now: now))
+        case .json: services.console.out(WhoamiOutput.json(identity, now: now))
+        }
+    }
+}

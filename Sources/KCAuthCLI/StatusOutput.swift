@@ -1,0 +1,69 @@
+import KCAuthCore
+
+/// What `kcauth status` prints, laid out like `gh auth status`: one block per profile, a mark
+/// (✓ usable, X not), the facts, and the command that fixes a broken profile. The JSON schema
+/// is documented in README ("kcauth status").
+enum StatusOutput {
+    static func text(_ report: Status.Report, now: Double) -> String {
+        report.entries.map { block($0, now: now) }.joined(separator: "\n")
+    }
+
+    static func block(_ e: Status.Entry, now: Double) -> String {
+        var out = e.profile + (e.selected ? " (selected)" : "") + "\n"
+        let issuer = e.issuer ?? "(no issuer set)"
+        let user = e.user.map { " as \(Sanitize.oneLine($0))" } ?? ""
+        var facts: [String] = []
+        switch e.state {
+        case .valid, .refreshable:
+            out += "  ✓ Logged in to \(issuer)\(user)\n"
+        case .loginRequired(let reason):
+            out += "  X Login required for \(issuer): \(Sanitize.oneLine(reason))\n"
+        case .storageUnavailable(let error):
+            out += "  X Cannot read the stored session: \(Sanitize.oneLine(error.message))\n"
+        }
+        if let client = e.clientID { facts.append("Client: \(client)") }
+        switch e.state {
+        case .valid:
+            facts.append("Access token: " + SessionOutput.expiry(e.accessTokenExpiresAt, now: now))
+        case .refreshable:
+            facts.append("Access token: " + SessionOutput.expiry(e.accessTokenExpiresAt, now: now) + "; refreshed on next use")
+            facts.append("Refresh token: " + SessionOutput.expiry(e.refreshTokenExpiresAt, now: now, known: "stored, no expiry given"))
+        case .loginRequired, .storageUnavailable:
+            break
+        }
+        if let storage = e.storage { facts.append("Storage: \(storage)") }
+        if let fix = e.fix { facts.append("To fix: \(fix)") }
+        return out + facts.map { "  - \($0)\n" }.joined()
+    }
+
+    static func json(_ report: Status.Report, now: Double) -> String {
+        JSONValue.fields([
+            ("version", .number(SessionOutput.schemaVersion)),
+            ("selected_profile", .string(report.selectedProfile)),
+            ("profiles", .array(report.entries.map { entry($0, now: now) })),
+        ]).rendered()
+    }
+
+    static func entry(_ e: Status.Entry, now: Double) -> JSONValue {
+        let reason: String?
+        switch e.state {
+        case .valid, .refreshable: reason = nil
+        case .loginRequired(let why): reason = why
+        case .storageUnavailable(let error): reason = error.message
+        }
+        var fields: [(String, JSONValue)] = [
+            ("profile", .string(e.profile)),
+            ("selected", .bool(e.selected)),
+            ("issuer", .string(e.issuer)),
+            ("client_id", .string(e.clientID)),
+            ("user", .string(e.user)),
+            ("state", .string(e.state.code)),
+            ("usable", .bool(e.state.isUsable)),
+            ("reason", .string(reason)),
+        ]
+        fields += SessionOutput.times("access_token", e.accessTokenExpiresAt, now: now)
+        fields += SessionOutput.times("refresh_token", e.refreshTokenExpiresAt, now: now)
+        fields += [("storage", .string(e.storage)), ("fix", .string(e.fix))]
+        return .fields(fields)
+    }
+}

@@ -1,0 +1,74 @@
+import KCAuthCore
+
+/// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").
+enum WhoamiOutput {
+    static func text(_ i: WhoAmI.Identity, now: Double) -> String {
+        let c = i.claims
+        var rows: [(String, String)] = [
+            ("Profile", i.profile),
+            ("Issuer", i.issuer),
+            ("Client", i.clientID),
+            ("Subject", show(c?.subject)),
+            ("Username", show(c?.preferredUsername)),
+            ("Name", show(c?.name)),
+            ("Email", show(c?.email)),
+            ("Realm roles", i.realmRoles.isEmpty ? "-" : i.realmRoles.joined(separator: ", ")),
+        ]
+        if i.clientRoles.isEmpty {
+            rows.append(("Client roles", "-"))
+        } else {
+            for (n, r) in i.clientRoles.enumerated() {
+                rows.append((n == 0 ? "Client roles" : "", "\(r.client): \(r.roles.joined(separator: ", "))"))
+            }
+        }
+        rows += [
+            ("Scopes", i.scopes.joined(separator: " ")),
+            ("Access token", SessionOutput.expiry(i.accessTokenExpiresAt, now: now)
+                + (i.health == .refreshable ? "; refreshed on next use" : "")),
+            ("Refresh token", i.hasRefreshToken ? SessionOutput.expiry(i.refreshTokenExpiresAt, now: now, known: "stored, no expiry given") : "none"),
+            ("State", stateText(i.health)),
+            ("Storage", i.storage),
+        ]
+        if let userinfo = i.userinfo {
+            rows.append(("Userinfo", "the provider confirms the session"))
+            for member in userinfo.members ?? [] {
+                rows.append(("  " + member.key, SessionOutput.claimText(member.value)))
+            }
+        }
+        return SessionOutput.lines(rows.map { ($0.0, Sanitize.oneLine($0.1, limit: 2000)) })
+    }
+
+    static func json(_ i: WhoAmI.Identity, now: Double) -> String {
+        let c = i.claims
+        var fields: [(String, JSONValue)] = [
+            ("version", .number(SessionOutput.schemaVersion)),
+            ("profile", .string(i.profile)),
+            ("issuer", .string(i.issuer)),
+            ("client_id", .string(i.clientID)),
+            ("subject", .string(c?.subject)),
+            ("preferred_username", .string(c?.preferredUsername)),
+            ("name", .string(c?.name)),
+            ("email", .string(c?.email)),
+            ("realm_roles", .strings(i.realmRoles)),
+            ("client_roles", .fields(i.clientRoles.map { ($0.client, .strings($0.roles)) })),
+            ("roles_source", .string(i.rolesSource)),
+            ("scopes", .strings(i.scopes)),
+            ("state", .string(i.health.code)),
+        ]
+        fields += SessionOutput.times("access_token", i.accessTokenExpiresAt, now: now)
+        fields.append(("has_refresh_token", .bool(i.hasRefreshToken)))
+        fields += SessionOutput.times("refresh_token", i.refreshTokenExpiresAt, now: now)
+        fields += [("storage", .string(i.storage)), ("userinfo", i.userinfo ?? .null)]
+        return JSONValue.fields(fields).rendered()
+    }
+
+    static func stateText(_ health: SessionHealth) -> String {
+        switch health {
+        case .valid: return "valid"
+        case .refreshable: return "access token expired, refreshable"
+        case .loginRequired(let reason): return "login required: \(reason)"
+        }
+    }
+
+    private static func show(_ s: String?) -> String { s ?? "-" }
+}

@@ -1,0 +1,54 @@
+/// One line of `kcauth doctor`: what was checked, how it went, and what to do about it.
+public struct DoctorCheck: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        case pass
+        case fail
+        /// Does not apply here (the keyring when the session lives in a file, the provider when
+        /// no issuer is configured), or could not be tried because a check it needs failed.
+        case skip
+    }
+
+    /// A stable identifier for `-o json` and scripts, e.g. `secret-service`.
+    public var id: String
+    /// A short name for people, e.g. "Secret Service".
+    public var title: String
+    public var status: Status
+    /// What was found, in one line.
+    public var detail: String
+    /// The next step when it failed.
+    public var fix: String?
+
+    public init(_ id: String, _ title: String, _ status: Status, _ detail: String, fix: String? = nil) {
+        self.id = id
+        self.title = title
+        self.status = status
+        self.detail = detail
+        self.fix = fix
+    }
+
+    public static func pass(_ id: String, _ title: String, _ detail: String) -> DoctorCheck {
+        DoctorCheck(id, title, .pass, detail)
+    }
+
+    public static func skip(_ id: String, _ title: String, _ detail: String) -> DoctorCheck {
+        DoctorCheck(id, title, .skip, detail)
+    }
+
+    /// A failure explained by a `KCAuthError`: its message, and its hint as the fix.
+    public static func fail(_ id: String, _ title: String, _ error: KCAuthError, fix: String? = nil) -> DoctorCheck {
+        DoctorCheck(id, title, .fail, Sanitize.oneLine(error.message), fix: fix ?? error.hint)
+    }
+}
+
+extension Array where Element == DoctorCheck {
+    /// Doctor exits 0 only when nothing failed; a skipped check is not a failure.
+    public var allPassed: Bool { !contains { $0.status == .fail } }
+}
+
+extension KCAuthError {
+    /// Any error as a `KCAuthError`: the ports throw nothing else, but a check must not crash
+    /// on a surprise.
+    public static func wrapping(_ error: any Error) -> KCAuthError {
+        error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
+    }
+}

@@ -1,0 +1,101 @@
+import FoundationEssentials
+
+/// The provider half of `kcauth doctor`: issuer reachable, discovery valid, clock skew. One GET
+/// of the discovery document answers all three.
+public struct ProviderChecks: Sendable {
+    /// More skew than the ID token validator's leeway makes fresh tokens look expired or not yet
+    /// valid, so that is where a skew stops being harmless.
+    public static let maximumSkew = IDTokenValidator.leeway
+
+    let transport: any HTTPTransport
+    let clock: any TimeSource
+
+    public init(transport: any HTTPTransport, clock: any TimeSource) {
+        self.transport = transport
+        self.clock = clock
+    }
+
+    static let reachable = ("issuer", "issuer reachable")
+    static let discovery = ("discovery", "discovery document")
+    static let skew = ("clock", "clock skew")
+
+    /// - Parameters:
+    ///   - issuer: the configured issuer, nil when the profile has none (all three are skipped).
+    public func run(issuer rawIssuer: String?, profile: String) -> [DoctorCheck] {
+        guard let rawIssuer else {
+            let why = "no issuer configured for profile '\(profile)'"
+            return [.skip(Self.reachable.0, Self.reachable.1, why), .skip(Self.discovery.0, Self.discovery.1, why),
+                    .skip(Self.skew.0, Self.skew.1, why)]
+        }
+        let issuer: String
+        do {
+            issuer = try IssuerPolicy.normalizedIssuer(rawIssuer)
+        } catch {
+            return failedReach(KCAuthError.wrapping(error))
+        }
+        let url = issuer + "/.well-known/openid-configuration"
+        let start = clock.now()
+        let response: HTTPResponse
+        do {
+            response = try transport.send(HTTPRequest(method: .get, url: url, headers: [("Accept", "application/json")]))
+        } catch {
+            return failedReach(KCAuthError.wrapping(error))
+        }
+        let end = clock.now()
+        let milliseconds = Int(((end - start) * 1000).rounded())
+        return [.pass(Self.reachable.0, Self.reachable.1, "\(issuer) answered HTTP \(response.status) in \(milliseconds) ms"),
+                discoveryCheck(response, issuer: issuer, url: url),
+                skewCheck(response, localMidpoint: (start + end) / 2)]
+    }
+
+    private func failedReach(_ error: KCAuthError) -> [DoctorCheck] {
+        let why = "needs a reachable issuer"
+        return [.fail(Self.reachable.0, Self.reachable.1, error, fix: error.hint ?? Self.networkFix(error)),
+                .skip(Self.discovery.0, Self.discovery.1, why), .skip(Self.skew.0, Self.skew.1, why)]
+    }
+
+    static func networkFix(_ error: KCAuthError) -> String {
+        if error.message.contains("not trusted") {
+            return "trust the provider's CA: `kcauth login --ca-file PEM` saves it as the profile's ca_file (or set $KCAUTH_CA_FILE)"
+        }
+        if error.message.contains("resolve") { return "check the host name in the issuer URL and your DNS" }
+        return "check the issuer URL, your network and $https_proxy / $no_proxy"
+    }
+
+    private func discoveryCheck(_ response: HTTPResponse, issuer: String, url: String) -> DoctorCheck {
+        let (id, title) = Self.discovery
+        guard response.status == 200 else {
+            return DoctorCheck(id, title, .fail, "\(url) answered HTTP \(response.status)",
+                               fix: "check the issuer URL (for Keycloak: https://HOST/realms/REALM)")
+        }
+        do {
+            let metadata = try JSONDecoder().decode(ProviderMetadata.self, from: Data(response.body))
+            try Discovery.validate(metadata, issuer: issuer)
+            let device = metadata.deviceAuthorizationEndpoint == nil ? "no device endpoint" : "device endpoint present"
+            return .pass(id, title, "issuer matches, endpoints valid, \(device)")
+        } catch let error as KCAuthError {
+            return .fail(id, title, error, fix: error.hint ?? "the provider's discovery document is unusable: ask its administrator")
+        } catch {
+            return DoctorCheck(id, title, .fail, "\(url) is not an OpenID Connect discovery document",
+                               fix: "check the issuer URL (for Keycloak: https://HOST/realms/REALM)")
+        }
+    }
+
+    private func skewCheck(_ response: HTTPResponse, localMidpoint: Double) -> DoctorCheck {
+        let (id, title) = Self.skew
+        guard let header = response.header("date") else { return .skip(id, title, "the provider sent no Date header") }
+        guard let server = HTTPDate.parse(header) else {
+            return .skip(id, title, "the provider's Date header '\(Sanitize.oneLine(header, limit: 40))' is not an HTTP date")
+        }
+        // The Date header has whole seconds and is taken somewhere during the exchange: half a
+        // second either way is noise.
+        let skew = localMidpoint - server
+        let seconds = Int(skew.magnitude.rounded())
+        let direction = skew > 0 ? "ahead of" : "behind"
+        guard skew.magnitude <= Self.maximumSkew else {
+            return DoctorCheck(id, title, .fail, "this machine's clock is \(seconds) s \(direction) the provider's",
+                               fix: "synchronise the clock (e.g. `timedatectl set-ntp true`)")
+        }
+        return .pass(id, title, seconds <= 1 ? "within 1 s of the provider's clock" : "\(seconds) s \(direction) the provider's clock")
+    }
+}

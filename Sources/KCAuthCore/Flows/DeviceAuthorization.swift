@@ -1,0 +1,89 @@
+import FoundationEssentials
+import KCAuthCrypto
+
+/// One device authorization request (RFC 8628 §3.1) with the PKCE verifier kept for the token
+/// poll. Keycloak requires an S256 challenge here whenever the client enforces PKCE
+/// (keycloak#9710), and verifies it when sent anyway, so kcauth always sends one.
+public struct DeviceAuthorizationRequest: Sendable, Equatable {
+    public static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// RFC 7636 §4.1: 32 random bytes → 43 base64url characters.
+    public let codeVerifier: String
+    public let clientID: String
+    public let scope: String
+
+    public init(clientID: String, scope: String, random: any RandomSource) throws {
+        codeVerifier = Base64URL.encode(try random.bytes(32))
+        self.clientID = clientID
+        self.scope = scope
+    }
+
+    public var codeChallenge: String { PKCE.challenge(forVerifier: codeVerifier) }
+
+    /// §3.1: a public client identifies itself with `client_id` only.
+    public var fields: [(String, String)] {
+        [("client_id", clientID), ("scope", scope),
+         ("code_challenge", codeChallenge), ("code_challenge_method", "S256")]
+    }
+
+    /// §3.4, plus RFC 7636 §4.5's `code_verifier`.
+    public func tokenRequestFields(deviceCode: String) -> [(String, String)] {
+        [("grant_type", Self.grantType), ("device_code", deviceCode),
+         ("client_id", clientID), ("code_verifier", codeVerifier)]
+    }
+}
+
+/// The provider's answer (RFC 8628 §3.2): what the user must see and how the client must poll.
+public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
+    /// §3.5: "If no value is provided, clients MUST use 5 as the default."
+    public static let defaultInterval: Double = 5
+
+    public var deviceCode: String
+    public var userCode: String
+    public var verificationURI: String
+    /// §3.3.1: the URI with the user code in it; Keycloak always sends one.
+    public var verificationURIComplete: String?
+    /// Seconds the device code lives.
+    public var expiresIn: Double
+    /// Minimum seconds between polls.
+    public var interval: Double
+
+    enum CodingKeys: String, CodingKey {
+        case deviceCode = "device_code"
+        case userCode = "user_code"
+        case verificationURI = "verification_uri"
+        case verificationURIComplete = "verification_uri_complete"
+        case expiresIn = "expires_in"
+        case interval
+        // Google's pre-RFC spelling; harmless to accept.
+        case verificationURL = "verification_url"
+    }
+
+    public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil,
+                expiresIn: Double, interval: Double = defaultInterval) {
+        self.deviceCode = deviceCode
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.verificationURIComplete = verificationURIComplete
+        self.expiresIn = expiresIn
+        self.interval = interval
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        deviceCode = try c.decode(String.self, forKey: .deviceCode)
+        userCode = try c.decode(String.self, forKey: .userCode)
+        guard let uri = try c.decodeIfPresent(String.self, forKey: .verificationURI)
+                ?? c.decodeIfPresent(String.self, forKey: .verificationURL) else {
+            throw DecodingError.keyNotFound(CodingKeys.verificationURI, .init(codingPath: [], debugDescription: "no verification_uri"))
+        }
+        verificationURI = uri
+        verificationURIComplete = try c.decodeIfPresent(String.self, forKey: .verificationURIComplete)
+        guard let lifetime = try c.decodeLenientNumber(.expiresIn), lifetime > 0 else {
+            throw DecodingError.keyNotFound(CodingKeys.expiresIn, .init(codingPath: [], debugDescription: "no positive expires_in"))
+        }
+        expiresIn = lifetime
+        // A zero or negative interval would have kcauth hammer the token endpoint: at least 1 s.
+        interval = max(1, try c.decodeLenientNumber(.interval) ?? Self.defaultInterval)
+    }
+}

@@ -1,0 +1,44 @@
+/// The device half of `kcauth login` (RFC 8628): the user signs in on any other device —
+/// a phone, a laptop — while kcauth polls. For SSH sessions, containers and CI, where no
+/// browser can reach a loopback listener.
+struct DeviceFlow: Sendable {
+    let http: OAuthHTTP
+    let random: any RandomSource
+    let sleeper: any Sleeper
+    let finisher: SessionFinisher
+
+    func run(_ input: Login.Input, metadata: ProviderMetadata, notify: (Login.Event) -> Void) throws -> Login.Output {
+        guard let endpoint = metadata.deviceAuthorizationEndpoint else {
+            throw KCAuthError(.configuration, "the provider offers no device flow (its discovery document has no device_authorization_endpoint)",
+                              hint: "sign in with the browser flow: `kcauth login --browser`")
+        }
+        let request = try DeviceAuthorizationRequest(clientID: input.clientID, scope: input.scope, random: random)
+        let authorization = try requestCode(request, at: endpoint)
+        notify(.deviceCode(Login.DevicePrompt(authorization)))
+
+        let tokens = try DevicePoller(http: http, sleeper: sleeper)
+            .poll(tokenEndpoint: metadata.tokenEndpoint, request: request, authorization: authorization, profile: input.profile) {
+                notify(.devicePolling($0))
+            }
+        notify(.received)
+        return try finisher.finish(tokens, .init(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
+                                                 nonce: nil, metadata: metadata))
+    }
+
+    /// RFC 8628 §3.1–3.2. Keycloak answers `unauthorized_client` when "OAuth 2.0 Device
+    /// Authorization Grant" is off for the client.
+    private func requestCode(_ request: DeviceAuthorizationRequest, at endpoint: String) throws -> DeviceAuthorizationResponse {
+        do {
+            return try http.postForm(DeviceAuthorizationResponse.self, to: endpoint, fields: request.fields,
+                                     what: "asking for a device code")
+        } catch var error as KCAuthError where error.code == .provider {
+            if error.cause == "unauthorized_client" {
+                error.hint = "the device flow is not enabled for client '\(request.clientID)': sign in with the browser flow "
+                    + "(`kcauth login --browser`), or ask an admin to enable the device authorization grant for it"
+            } else {
+                error.hint = "check the client id and the client's settings at the provider"
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// Polls the token endpoint until the user approves the device sign-in (RFC 8628 §3.4–3.5).
+///
+/// Timing, all on the sleeper's monotonic clock:
+/// - the first poll comes `interval` seconds after the code was issued, and every later poll
+///   `interval` seconds after the previous *answer* — the provider measures from when a poll
+///   arrived, so counting from the answer can never look too fast to it;
+/// - `slow_down` adds 5 s to the interval for the rest of the flow (§3.5; Keycloak never raises
+///   it itself, it only complains);
+/// - the loop stops at `expires_in` without another poll: the code is dead by then.
+/// The wait is cut into steps of at most a second, each announced, so a terminal can count down.
+public struct DevicePoller: Sendable {
+    public enum Progress: Sendable, Equatable {
+        /// Waiting for the next poll; `remaining` seconds until the code expires.
+        case waiting(remaining: Double)
+        /// The provider answered `slow_down`; polls are now `interval` seconds apart.
+        case slowedDown(interval: Double)
+    }
+
+    /// RFC 8628 §3.5: "the interval MUST be increased by 5 seconds for this and all subsequent requests".
+    public static let slowDownStep: Double = 5
+
+    let http: OAuthHTTP
+    let sleeper: any Sleeper
+
+    public init(http: OAuthHTTP, sleeper: any Sleeper) {
+        self.http = http
+        self.sleeper = sleeper
+    }
+
+    /// `profile` only shapes the hints. Returns the token response of the approved sign-in.
+    public func poll(tokenEndpoint: String, request: DeviceAuthorizationRequest, authorization: DeviceAuthorizationResponse,
+                     profile: String, notify: (Progress) -> Void) throws -> TokenResponse {
+        let deadline = sleeper.monotonicNow() + authorization.expiresIn
+        var interval = authorization.interval
+        var nextPoll = sleeper.monotonicNow() + interval
+        let fields = request.tokenRequestFields(deviceCode: authorization.deviceCode)
+        while true {
+            try wait(until: nextPoll, deadline: deadline, profile: profile, notify: notify)
+            do {
+                return try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, what: "waiting for the device sign-in")
+            } catch let error as KCAuthError where error.code == .provider {
+                switch error.cause {
+                case "authorization_pending":
+                    break
+                case "slow_down":
+                    interval += Self.slowDownStep
+                    notify(.slowedDown(interval: interval))
+                case "access_denied":
+                    throw KCAuthError(.accessDenied, "sign-in was denied at the provider", cause: "access_denied")
+                case "expired_token":
+                    throw Self.expired(profile)
+                default:
+                    var failed = error
+                    failed.hint = LoginHint.command(profile: profile) + " again"
+                    throw failed
+                }
+            }
+            nextPoll = sleeper.monotonicNow() + interval
+        }
+    }
+
+    /// Sleeps until `time`, announcing the countdown; throws once the code has expired.
+    private func wait(until time: Double, deadline: Double, profile: String, notify: (Progress) -> Void) throws {
+        while true {
+            let now = sleeper.monotonicNow()
+            guard now < deadline else { throw Self.expired(profile) }
+            guard now < time else { return }
+            notify(.waiting(remaining: deadline - now))
+            sleeper.sleep(min(1, time - now, deadline - now))
+        }
+    }
+
+    static func expired(_ profile: String) -> KCAuthError {
+        KCAuthError(.timedOut, "the code expired before the sign-in was approved",
+                    hint: LoginHint.command(profile: profile) + " again", cause: "expired_token")
+    }
+}

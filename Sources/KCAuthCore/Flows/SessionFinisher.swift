@@ -1,0 +1,55 @@
+/// The last step of every login flow, browser or device: check what the token endpoint issued,
+/// validate the ID token, and store the session in one write.
+///
+/// One write at the end is what keeps a Ctrl-C (or any failure) from leaving half a session
+/// behind: until this returns, the store holds whatever it held before the login.
+public struct SessionFinisher: Sendable {
+    let validator: IDTokenValidator
+    let clock: any TimeSource
+    let store: any SecretStore
+
+    public init(validator: IDTokenValidator, clock: any TimeSource, store: any SecretStore) {
+        self.validator = validator
+        self.clock = clock
+        self.store = store
+    }
+
+    /// What the session is for; `nonce` is the authorization request's (nil for the device
+    /// grant, which has none: OIDC Core §3.1.3.7 checks it only when one was sent).
+    public struct Context: Sendable {
+        public var profile: String
+        public var clientID: String
+        public var requestedScope: String
+        public var nonce: String?
+        public var metadata: ProviderMetadata
+
+        public init(profile: String, clientID: String, requestedScope: String, nonce: String?, metadata: ProviderMetadata) {
+            self.profile = profile
+            self.clientID = clientID
+            self.requestedScope = requestedScope
+            self.nonce = nonce
+            self.metadata = metadata
+        }
+    }
+
+    public func finish(_ tokens: TokenResponse, _ context: Context) throws -> Login.Output {
+        let metadata = context.metadata
+        // RFC 6750: kcauth hands out bearer tokens; a DPoP- or MAC-bound token would be useless to
+        // the scripts that call `kcauth token`.
+        guard tokens.tokenType.lowercased() == "bearer" else {
+            throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokens.tokenType))' token; kcauth supports Bearer tokens only")
+        }
+        // Core §3.1.3.3: with the `openid` scope the response must carry an ID token.
+        guard let idToken = tokens.idToken else {
+            throw KCAuthError(.invalidResponse, "the token response has no ID token although the 'openid' scope was requested")
+        }
+        let claims = try validator.validate(idToken, .init(
+            issuer: metadata.issuer, clientID: context.clientID, jwksURI: metadata.jwksURI,
+            nonce: context.nonce, accessToken: tokens.accessToken))
+        let state = AuthState(issuer: metadata.issuer, clientID: context.clientID, tokens: tokens,
+                              requestedScope: context.requestedScope, endpoints: ProviderEndpoints(metadata), now: clock.now(),
+                              idTokenExpiresAt: claims.exp)
+        try store.write(try state.encoded(), for: SecretKey(profile: context.profile, issuer: metadata.issuer, clientID: context.clientID))
+        return Login.Output(state: state, claims: claims)
+    }
+}

@@ -1,0 +1,21 @@
+/// Where a profile's session is kept (issue 5). The keyring is the default; a plaintext file only
+/// ever by explicit choice; memory keeps nothing beyond the one command (CI jobs).
+public enum StorageKind: String, Sendable, CaseIterable {
+    case keyring
+    case file
+    case memory
+
+    /// The kinds a profile may remember (`storage = …` in the configuration file). Memory is a
+    /// one-shot choice of `login`: remembering it would make every later command "not logged in".
+    public static let persistent: [StorageKind] = [.keyring, .file]
+
+    /// Parses a user-given value; `source` names where it came from in the error ("--storage",
+    /// "$KCAUTH_STORAGE", "PATH: profile [x]").
+    public init(parsing raw: String, source: String, allowed: [StorageKind] = StorageKind.allCases) throws {
+        guard let kind = StorageKind(rawValue: raw), allowed.contains(kind) else {
+            let choices = allowed.map(\.rawValue).joined(separator: ", ")
+            throw KCAuthError(.usage, "\(source): '\(Sanitize.oneLine(raw))' is not a storage kind: use one of \(choices)")
+        }
+        self = kind
+    }
+}

@@ -1,0 +1,112 @@
+/// `kcauth logout`: end the session at the provider (unless only the local copy should go),
+/// then delete the stored session. The local session is deleted whatever the provider answers:
+/// a user who logs out must not keep usable tokens on disk because the network is down.
+public struct Logout: Sendable {
+    public struct Options: Sendable, Equatable {
+        /// False for `--local`: no request to the provider at all.
+        public var serverSide: Bool
+        /// RP-initiated logout in the browser as well (`--browser`).
+        public var browser: BrowserOptions?
+
+        public init(serverSide: Bool = true, browser: BrowserOptions? = nil) {
+            self.serverSide = serverSide
+            self.browser = browser
+        }
+    }
+
+    public struct BrowserOptions: Sendable, Equatable {
+        public var port: UInt16
+        public var timeout: Double
+        public init(port: UInt16 = 0, timeout: Double = 300) {
+            self.port = port
+            self.timeout = timeout
+        }
+    }
+
+    public struct Outcome: Sendable, Equatable {
+        public var profile: String
+        /// The stored session's issuer; nil when nothing readable was stored.
+        public var issuer: String?
+        public var wasSignedIn: Bool
+        /// A session was stored but could not be read, so it could not be ended at the provider.
+        public var unreadable = false
+        public var browser: LogoutStep?
+        public var endSession: LogoutStep?
+        public var revocation: LogoutStep?
+        public var deleted = false
+        public var serverSideRequested = false
+
+        public var serverSessionEnded: Bool { endSession?.confirmed == true || revocation?.confirmed == true }
+
+        /// What to exit with once the outcome has been shown; nil when everything asked for happened.
+        public var failure: KCAuthError? {
+            guard wasSignedIn, serverSideRequested else { return nil }
+            if unreadable {
+                return KCAuthError(.invalidResponse, "deleted the unreadable stored session of profile '\(profile)'; it could not be ended at the provider")
+            }
+            if !serverSessionEnded {
+                let cause = [endSession, revocation].compactMap { step -> KCAuthError? in
+                    if case .failed(let e)? = step { return e } else { return nil }
+                }.first
+                let what = cause == nil ? "the provider did not end the session" : "the provider could not be reached"
+                return KCAuthError(cause?.code ?? .provider,
+                                   "signed out locally, but \(what): the server session of profile '\(profile)' may still be alive",
+                                   hint: "it ends when it expires; to end it now, sign out in the provider's account console",
+                                   cause: cause?.message)
+            }
+            if case .failed(let error)? = browser {
+                return KCAuthError(error.code, "signed out, but the sign-out in the browser did not finish (\(error.message)): the browser may still be signed in at the provider")
+            }
+            return nil
+        }
+    }
+
+    /// Progress of a `--browser` logout, for the person at the terminal.
+    public enum Event: Sendable {
+        case openingBrowser
+        /// No browser started; `url` is for the user to open by hand (it holds the ID token).
+        case browserFailed(KCAuthError, url: String)
+        case waiting(redirectURI: String, timeout: Double)
+    }
+
+    let store: any SecretStore
+    let lock: any ProfileLock
+    /// Built only when the provider is asked, so `--local` never initialises libcurl.
+    let http: @Sendable () -> OAuthHTTP
+    let browser: BrowserLogout
+
+    public init(store: any SecretStore, lock: any ProfileLock, http: @escaping @Sendable () -> OAuthHTTP,
+                random: any RandomSource, opener: any URLOpener, receiver: any RedirectReceiver) {
+        self.store = store
+        self.lock = lock
+        self.http = http
+        browser = BrowserLogout(random: random, opener: opener, receiver: receiver)
+    }
+
+    public func run(profile: String, options: Options, notify: (Event) -> Void = { _ in }) throws -> Outcome {
+        var outcome = Outcome(profile: profile, wasSignedIn: false, serverSideRequested: options.serverSide)
+        guard let first = try store.read(profile: profile) else { return outcome }
+        outcome.wasSignedIn = true
+        outcome.issuer = (try? AuthState.decode(first, profile: profile))?.issuer
+
+        // The browser waits for a person, so it runs outside the lock, which `kcauth token` in
+        // other processes needs for refreshing.
+        if options.serverSide, let b = options.browser, let state = try? AuthState.decode(first, profile: profile) {
+            outcome.browser = browser.run(state, port: b.port, timeout: b.timeout, profile: profile, notify: notify)
+        }
+        // Under the refresh lock, so no refresh can store new tokens after the delete, and with
+        // the state read again: a refresh that finished meanwhile rotated the refresh token, and
+        // the newest one is the one to revoke.
+        try lock.withLock(profile: profile, timeout: GetToken.lockTimeout) {
+            guard let secret = try store.read(profile: profile) else { return }
+            let state = try? AuthState.decode(secret, profile: profile)
+            outcome.unreadable = state == nil
+            if options.serverSide, let state {
+                outcome.issuer = state.issuer
+                (outcome.endSession, outcome.revocation) = ServerLogout(http: http()).run(state)
+            }
+            outcome.deleted = try store.delete(profile: profile)
+        }
+        return outcome
+    }
+}

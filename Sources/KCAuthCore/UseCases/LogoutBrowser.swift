@@ -1,0 +1,59 @@
+import KCAuthCrypto
+
+/// RP-initiated logout through the browser (OpenID Connect RP-Initiated Logout 1.0), for users
+/// who also want the provider's sign-in in their browser ended: the back-channel logout ends
+/// the session kcauth holds, but not necessarily the browser's SSO cookie.
+struct BrowserLogout: Sendable {
+    let random: any RandomSource
+    let opener: any URLOpener
+    let receiver: any RedirectReceiver
+
+    func run(_ state: AuthState, port: UInt16, timeout: Double, profile: String, notify: (Logout.Event) -> Void) -> LogoutStep {
+        guard let endpoint = state.endpoints.endSession else { return .notOffered }
+        do {
+            let listener = try receiver.bind(port: port)
+            defer { listener.close() }
+            // §2: `state` comes back on the post-logout redirect; like the login's, it tells our
+            // redirect from anything else that reaches the listener.
+            let expected = Base64URL.encode(try random.bytes(16))
+            let url = Self.url(endpoint: endpoint, state: state, redirectURI: listener.redirectURI, requestState: expected)
+            // The URL carries the ID token (id_token_hint), so it is shown only when no browser
+            // starts, unlike the login URL, which holds no secret.
+            notify(.openingBrowser)
+            do { try opener.open(url) } catch let error as KCAuthError { notify(.browserFailed(error, url: url)) }
+            notify(.waiting(redirectURI: listener.redirectURI, timeout: timeout))
+            _ = try listener.receive(timeout: timeout) { request in
+                request["state"] == expected
+                    ? .finish(LogoutPages.signedOut(profile: profile))
+                    : .keepWaiting(LogoutPages.notThisLogout)
+            }
+            return .ended
+        } catch {
+            return .failed(error as? KCAuthError ?? KCAuthError(.internal, "\(error)"))
+        }
+    }
+
+    /// §2: `id_token_hint` names the session to end (and lets the provider skip its "do you want
+    /// to log out?" question); `client_id` is sent too, which Keycloak requires with a
+    /// `post_logout_redirect_uri` when no hint is given. The redirect URI must be registered at
+    /// the provider (Keycloak: "Valid post logout redirect URIs"; loopback ports may vary).
+    static func url(endpoint: String, state: AuthState, redirectURI: String, requestState: String) -> String {
+        var fields = [("client_id", state.clientID)]
+        if let idToken = state.idToken { fields.append(("id_token_hint", idToken)) }
+        fields += [("post_logout_redirect_uri", redirectURI), ("state", requestState)]
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormEncoding.encode(fields)
+    }
+}
+
+/// The pages the browser shows after the post-logout redirect.
+public enum LogoutPages {
+    public static func signedOut(profile: String) -> LandingPage {
+        LandingPages.page(status: 200, title: "Signed out", mark: "✓", tone: "ok", heading: "You are signed out",
+                          body: "The provider ended your sign-in in this browser, and kcauth is deleting the session of profile <code>\(LandingPages.escape(profile))</code>. You can close this tab and return to the terminal.")
+    }
+
+    public static let notThisLogout = LandingPages.page(
+        status: 400, title: "Not this sign-out", mark: "!", tone: "bad",
+        heading: "This response does not belong to the current sign-out",
+        body: "kcauth is still waiting for the sign-out it started. Finish that one in the tab kcauth opened, or run <code>kcauth logout</code> again.")
+}

@@ -1,0 +1,124 @@
+/// `kcauth status`: every profile's session, judged locally (no network), with the command that
+/// fixes a broken one. Modelled on `gh auth status`: one entry per profile, the selected one
+/// decides the exit status.
+public struct Status: Sendable {
+    public enum State: Sendable, Equatable {
+        case valid
+        case refreshable
+        case loginRequired(reason: String)
+        /// The profile's store could not be read (locked, no Secret Service, not responding).
+        case storageUnavailable(KCAuthError)
+
+        init(_ health: SessionHealth) {
+            switch health {
+            case .valid: self = .valid
+            case .refreshable: self = .refreshable
+            case .loginRequired(let reason): self = .loginRequired(reason: reason)
+            }
+        }
+
+        /// The name used in JSON output (documented in README, never renamed).
+        public var code: String {
+            switch self {
+            case .valid: return "valid"
+            case .refreshable: return "refreshable"
+            case .loginRequired: return "login_required"
+            case .storageUnavailable: return "storage_unavailable"
+            }
+        }
+
+        public var isUsable: Bool { self == .valid || self == .refreshable }
+    }
+
+    public struct Entry: Sendable, Equatable {
+        public var profile: String
+        public var selected: Bool
+        /// The stored session's issuer and client, else the profile's settings.
+        public var issuer: String?
+        public var clientID: String?
+        public var user: String?
+        public var state: State
+        public var accessTokenExpiresAt: Double?
+        public var refreshTokenExpiresAt: Double?
+        /// The store's name; nil when it could not be chosen.
+        public var storage: String?
+        /// The command that makes the profile usable again; nil when it is usable.
+        public var fix: String?
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var selectedProfile: String
+        public var entries: [Entry]
+        public var selected: Entry { entries.first { $0.selected }! }
+    }
+
+    let config: ConfigDocument
+    let store: @Sendable (String) throws -> any SecretStore
+    let clock: any TimeSource
+
+    public init(config: ConfigDocument, store: @escaping @Sendable (String) throws -> any SecretStore, clock: any TimeSource) {
+        self.config = config
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Profiles in the order of the configuration file; the selected one first if the file does
+    /// not name it (the implicit `default`).
+    public func run(selected: String) -> Report {
+        var names = config.profileNames
+        if !names.contains(selected) { names.insert(selected, at: 0) }
+        // A keyring that is missing, locked or hung fails every profile alike: ask it once,
+        // rather than wait out its deadline once per profile.
+        var broken: [String: KCAuthError] = [:]
+        return Report(selectedProfile: selected, entries: names.map { entry($0, selected: $0 == selected, broken: &broken) })
+    }
+
+    func entry(_ profile: String, selected: Bool, broken: inout [String: KCAuthError]) -> Entry {
+        var entry = Entry(profile: profile, selected: selected,
+                          issuer: config.value("issuer", profile: profile), clientID: config.value("client_id", profile: profile),
+                          user: nil, state: .valid, storage: nil)
+        do {
+            let store = try self.store(profile)
+            entry.storage = store.name
+            if let known = broken[store.name] { throw known }
+            let read: String?
+            do { read = try store.read(profile: profile) } catch let error as KCAuthError where Self.isStorageFailure(error) {
+                broken[store.name] = error
+                throw error
+            }
+            guard let secret = read else {
+                entry.state = .loginRequired(reason: "not logged in")
+                entry.fix = loginCommand(profile, hasSettings: entry.issuer != nil && entry.clientID != nil)
+                return entry
+            }
+            let state = try AuthState.decode(secret, profile: profile)
+            entry.issuer = state.issuer
+            entry.clientID = state.clientID
+            entry.user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.displayName
+            entry.accessTokenExpiresAt = state.expiresAtEpoch
+            entry.refreshTokenExpiresAt = state.refreshExpiresAt.flatMap(RFC3339.parse)
+            entry.state = State(SessionHealth.of(state, now: clock.now()))
+        } catch let error as KCAuthError where error.code == .loginRequired {
+            entry.state = .loginRequired(reason: error.message)  // an unreadable stored state
+        } catch {
+            let error = error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
+            entry.state = .storageUnavailable(error)
+            entry.fix = error.hint
+            return entry
+        }
+        if case .loginRequired = entry.state, entry.fix == nil { entry.fix = loginCommand(profile, hasSettings: true) }
+        return entry
+    }
+
+    static func isStorageFailure(_ error: KCAuthError) -> Bool {
+        [.storageUnavailable, .storageLocked, .storageNotResponding].contains(error.code)
+    }
+
+    /// Spelled for copy and paste; with the flags a login needs when the profile has no settings.
+    func loginCommand(_ profile: String, hasSettings: Bool) -> String {
+        var command = "kcauth login"
+        if profile != ProfileName.defaultName { command += " --profile \(profile)" }
+        if !hasSettings { command += " --issuer URL --client-id ID" }
+        return command
+    }
+}

@@ -1,0 +1,141 @@
+/// `kcauth whoami`: who is signed in to a profile, from the stored session.
+///
+/// The identity comes from the stored ID token, decoded without checking its signature again.
+/// That is sound because kcauth stores an ID token only after validating it (signature against
+/// the provider's JWKS, `iss`, `aud`, `azp`, `exp`, `nonce`: `IDTokenValidator`, at login and at
+/// every refresh), and the store is the user's own keyring. Checking again would need the JWKS
+/// (network) and would fail for an ID token that merely expired, which still says correctly who
+/// signed in. With `--userinfo` the provider itself is asked, which also proves that the session
+/// is alive there.
+public struct WhoAmI: Sendable {
+    public struct Identity: Sendable, Equatable {
+        public var profile: String
+        public var issuer: String
+        public var clientID: String
+        /// Claims of the stored ID token; nil when the session has none.
+        public var claims: IdentityClaims?
+        /// Where the roles come from: "id_token", or "access_token" when the ID token carries no
+        /// role claims (Keycloak's role mappers add them to the access token only, by default);
+        /// nil when neither token has them.
+        public var rolesSource: String?
+        public var realmRoles: [String]
+        public var clientRoles: [ClientRoles]
+        public var scopes: [String]
+        public var accessTokenExpiresAt: Double?
+        public var refreshTokenExpiresAt: Double?
+        public var hasRefreshToken: Bool
+        public var health: SessionHealth
+        /// The store's name ("keyring", …).
+        public var storage: String
+        /// The userinfo answer (OpenID Connect Core §5.3), when asked for.
+        public var userinfo: JSONValue?
+
+        public init(profile: String, issuer: String, clientID: String, claims: IdentityClaims?, rolesSource: String?,
+                    realmRoles: [String], clientRoles: [ClientRoles], scopes: [String], accessTokenExpiresAt: Double?,
+                    refreshTokenExpiresAt: Double?, hasRefreshToken: Bool, health: SessionHealth, storage: String, userinfo: JSONValue?) {
+            self.profile = profile
+            self.issuer = issuer
+            self.clientID = clientID
+            self.claims = claims
+            self.rolesSource = rolesSource
+            self.realmRoles = realmRoles
+            self.clientRoles = clientRoles
+            self.scopes = scopes
+            self.accessTokenExpiresAt = accessTokenExpiresAt
+            self.refreshTokenExpiresAt = refreshTokenExpiresAt
+            self.hasRefreshToken = hasRefreshToken
+            self.health = health
+            self.storage = storage
+            self.userinfo = userinfo
+        }
+    }
+
+    let store: any SecretStore
+    let clock: any TimeSource
+
+    public init(store: any SecretStore, clock: any TimeSource) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// Throws `loginRequired` when nothing usable is stored. With `userinfo`, the provider's
+    /// userinfo endpoint is called with the stored access token (the caller refreshes it first).
+    public func run(profile: String, userinfo http: OAuthHTTP? = nil) throws -> Identity {
+        guard let secret = try store.read(profile: profile) else {
+            throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)')", hint: LoginHint.command(profile: profile))
+        }
+        let state = try AuthState.decode(secret, profile: profile)
+        let health = SessionHealth.of(state, now: clock.now())
+        if case .loginRequired(let reason) = health {
+            throw KCAuthError(.loginRequired, "profile '\(profile)' is no longer signed in: \(reason)", hint: LoginHint.command(profile: profile))
+        }
+        let claims = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))
+        let roleClaims: (String, IdentityClaims)?
+        if let claims, claims.hasRoleClaims {
+            roleClaims = ("id_token", claims)
+        } else if let access = IdentityClaims(unverifiedToken: state.accessToken), access.hasRoleClaims {
+            roleClaims = ("access_token", access)
+        } else {
+            roleClaims = nil
+        }
+        var identity = Identity(
+            profile: profile, issuer: state.issuer, clientID: state.clientID, claims: claims,
+            rolesSource: roleClaims?.0, realmRoles: roleClaims?.1.realmRoles ?? [], clientRoles: roleClaims?.1.clientRoles ?? [],
+            scopes: state.scope.split(separator: " ").map(String.init),
+            accessTokenExpiresAt: state.expiresAtEpoch, refreshTokenExpiresAt: state.refreshExpiresAt.flatMap(RFC3339.parse),
+            hasRefreshToken: state.refreshToken != nil, health: health, storage: store.name, userinfo: nil)
+        if let http {
+            identity.userinfo = try Userinfo(http: http).fetch(state, expectedSubject: claims?.subject, profile: profile)
+        }
+        return identity
+    }
+}
+
+/// The userinfo request (OpenID Connect Core §5.3) with the access token as a bearer token
+/// (RFC 6750 §2.1).
+public struct Userinfo: Sendable {
+    let http: OAuthHTTP
+
+    public init(http: OAuthHTTP) { self.http = http }
+
+    public func fetch(_ state: AuthState, expectedSubject: String?, profile: String) throws -> JSONValue {
+        guard let url = state.endpoints.userinfo else {
+            throw KCAuthError(.provider, "the provider publishes no userinfo endpoint", hint: "run `kcauth whoami` without --userinfo")
+        }
+        let response = try http.transport.send(HTTPRequest(method: .get, url: url, headers: [
+            ("Accept", "application/json"), ("Authorization", "Bearer \(state.accessToken)"),
+        ]))
+        switch response.status {
+        case 200:
+            break
+        case 401, 403:
+            // RFC 6750 §3.1: invalid_token means revoked, expired or unknown; the session is over.
+            let why = response.header("www-authenticate").flatMap(Self.bearerError) ?? "HTTP \(response.status)"
+            throw KCAuthError(.loginRequired, "the provider no longer accepts the session of profile '\(profile)' (userinfo: \(why))",
+                              hint: LoginHint.command(profile: profile))
+        default:
+            throw KCAuthError(.network, "the userinfo endpoint at \(url) answered HTTP \(response.status)")
+        }
+        guard let claims = JSONValue.parse(response.body), claims.members != nil else {
+            // Core §5.3.2 allows a signed or encrypted JWT; kcauth asks for JSON only.
+            throw KCAuthError(.invalidResponse, "the userinfo endpoint at \(url) did not answer with a JSON object")
+        }
+        // Core §5.3.2: the sub of the userinfo answer MUST equal the ID token's, or the answer
+        // must not be used (token substitution).
+        if let expectedSubject, claims["sub"]?.stringValue != expectedSubject {
+            throw KCAuthError(.invalidResponse, "the userinfo answer is for another subject than the ID token")
+        }
+        return claims
+    }
+
+    /// `error="invalid_token", error_description="…"` → `invalid_token (…)`.
+    static func bearerError(_ header: String) -> String? {
+        func parameter(_ name: String) -> String? {
+            guard let start = header.firstRange(of: name + "=\"") else { return nil }
+            let rest = header[start.upperBound...]
+            return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+        }
+        guard let error = parameter("error") else { return nil }
+        return OAuthErrorResponse(error: error, errorDescription: parameter("error_description")).summary
+    }
+}

@@ -1,0 +1,178 @@
+"""`kcauth doctor` (issue 7): every check's failure reproduced with the real thing (no bus, a bus
+without a Secret Service, a locked or missing collection, a hung bus or daemon, a broken config,
+no runtime dir, no browser, an unreachable issuer), skips where a check does not apply, and an
+all-pass run against the test provider with an unlocked keyring."""
+
+import json
+
+import pytest
+
+from kcauth import Kcauth
+from keyring import KeyringSession, WedgedBus, build_keyring_fixture, no_bus_env
+from provider import SCRIPTED_BROWSER
+
+ORDER = ["session-bus", "secret-service", "default-collection", "config", "runtime-dir", "browser",
+         "issuer", "discovery", "clock"]
+
+
+def doctor(kc, *args, env=None):
+    """Runs `doctor -o json`; returns (result, {id: check})."""
+    r = kc("doctor", "-o", "json", *args, env=env, timeout=60)
+    report = json.loads(r.stdout)
+    assert report["ok"] == (r.returncode == 0), r
+    return r, {c["id"]: c for c in report["checks"]}
+
+
+def statuses(checks):
+    return {k: c["status"] for k, c in checks.items()}
+
+
+def write_config(kc, text):
+    kc.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kc.config_file.write_text(text)
+
+
+@pytest.fixture
+def kc(kcauth, provider):
+    """kcauth with an existing browser launcher and a profile that names the test provider."""
+    kcauth.env["BROWSER"] = str(SCRIPTED_BROWSER)
+    write_config(kcauth, f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\n")
+    return kcauth
+
+
+@pytest.fixture(scope="module")
+def locked_fixture(tmp_path_factory):
+    return build_keyring_fixture(tmp_path_factory.mktemp("keyring-fixture"))
+
+
+def test_all_checks_pass_with_an_unlocked_keyring_and_the_provider(kc, provider):
+    r = kc("doctor")
+    assert r.returncode == 0, r
+    lines = r.stdout.splitlines()
+    assert len(lines) == 10 and all(line.startswith("ok    ") for line in lines[:9]), r.stdout
+    assert lines[-1] == "All checks passed."
+    assert r.stderr == ""
+
+    j, checks = doctor(kc)
+    assert j.returncode == 0 and list(checks) == ORDER
+    assert set(statuses(checks).values()) == {"pass"}
+    assert checks["default-collection"]["detail"] == "present and unlocked"
+    assert provider.issuer in checks["issuer"]["detail"] and "HTTP 200" in checks["issuer"]["detail"]
+    assert checks["clock"]["detail"] == "within 1 s of the provider's clock"
+
+
+def test_no_session_bus(kc, tmp_path):
+    kc.env.update(no_bus_env(tmp_path))
+    kc.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+    r, checks = doctor(kc)
+    assert r.returncode == 1 and "error: 1 of 9 checks failed" in r.stderr, r
+    assert statuses(checks)["session-bus"] == "fail"
+    assert checks["session-bus"]["detail"].startswith("no D-Bus session bus")
+    assert "`--storage file`" in checks["session-bus"]["fix"]
+    assert statuses(checks)["secret-service"] == statuses(checks)["default-collection"] == "skip"
+    assert statuses(checks)["discovery"] == "pass", "the other checks still run"
+
+
+def test_a_bus_without_a_secret_service(kc, tmp_path):
+    with KeyringSession.bare_bus(tmp_path) as bare:
+        kc.env.update(bare.env)
+        r, checks = doctor(kc)
+    assert r.returncode == 1, r
+    assert statuses(checks)["session-bus"] == "pass"
+    assert checks["secret-service"]["status"] == "fail"
+    assert checks["secret-service"]["detail"] == "no Secret Service on the D-Bus session bus"
+    assert "gnome-keyring" in checks["secret-service"]["fix"] and "`--storage file`" in checks["secret-service"]["fix"]
+    assert statuses(checks)["default-collection"] == "skip"
+
+
+@pytest.mark.parametrize("wrong_password", [False, True], ids=["never-unlocked", "wrong-password"])
+def test_a_locked_collection(kc, tmp_path, locked_fixture, wrong_password):
+    with KeyringSession.locked(tmp_path, locked_fixture, wrong_password=wrong_password) as locked:
+        kc.env.update(locked.env)
+        r, checks = doctor(kc)
+    assert r.returncode == 1, r
+    assert statuses(checks)["secret-service"] == "pass"
+    assert checks["default-collection"]["status"] == "fail"
+    assert checks["default-collection"]["detail"] == 'the keyring "Login" is locked'
+    assert "unlock" in checks["default-collection"]["fix"]
+
+
+def test_no_default_collection(kc, tmp_path):
+    with KeyringSession.without_default_collection(tmp_path) as empty:
+        kc.env.update(empty.env)
+        r, checks = doctor(kc)
+    assert r.returncode == 1, r
+    assert checks["default-collection"]["status"] == "fail"
+    assert "no default collection" in checks["default-collection"]["detail"]
+
+
+def test_a_hung_bus_and_a_hung_daemon_are_told_apart(kc, keyring, tmp_path):
+    with WedgedBus(tmp_path) as wedged:
+        r, checks = doctor(kc, env=wedged.env)
+    assert r.returncode == 1 and r.seconds < 12, r
+    assert checks["session-bus"]["detail"] == "the session bus did not answer within 5 s"
+
+    with keyring.frozen():
+        r, checks = doctor(kc)
+    assert r.returncode == 1 and r.seconds < 12, r
+    assert statuses(checks)["session-bus"] == "pass"
+    assert checks["secret-service"]["detail"] == "the keyring did not answer within 5 s"
+    assert "restart gnome-keyring-daemon" in checks["secret-service"]["fix"]
+
+
+def test_the_keyring_is_skipped_when_the_session_lives_in_a_file(kc, provider, tmp_path):
+    kc.env.update(no_bus_env(tmp_path))
+    kc.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+    write_config(kc, f"[default]\nissuer = {provider.issuer}\nstorage = file\n")
+    r, checks = doctor(kc)
+    assert r.returncode == 0, r
+    for name in ("session-bus", "secret-service", "default-collection"):
+        assert checks[name]["status"] == "skip" and "keeps its session in a file" in checks[name]["detail"]
+    assert checks["state-file"]["status"] == "pass"
+
+
+def test_no_issuer_skips_the_provider_checks(kc):
+    write_config(kc, "[default]\nclient_id = kcauth\n")
+    r, checks = doctor(kc)
+    assert r.returncode == 0, r
+    for name in ("issuer", "discovery", "clock"):
+        assert checks[name] == {"id": name, "title": checks[name]["title"], "status": "skip",
+                                "detail": "no issuer configured for profile 'default'", "fix": None}
+    text = kc("doctor")
+    assert text.returncode == 0 and text.stdout.endswith("All checks passed (3 skipped).\n")
+
+
+def test_an_unreachable_issuer(kc):
+    with __import__("socket").socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r, checks = doctor(kc, "--issuer", f"http://127.0.0.1:{port}/realms/x")
+    assert r.returncode == 1
+    assert checks["issuer"]["status"] == "fail" and "connection refused" in checks["issuer"]["detail"]
+    assert statuses(checks)["discovery"] == statuses(checks)["clock"] == "skip"
+
+
+def test_a_wrong_issuer_fails_discovery(kc, provider):
+    r, checks = doctor(kc, "--issuer", provider.issuer + "-other")
+    assert r.returncode == 1
+    assert statuses(checks)["issuer"] == "pass" and checks["discovery"]["status"] == "fail"
+
+
+def test_a_broken_config_file(kc):
+    write_config(kc, "[default\n")
+    r, checks = doctor(kc)
+    assert r.returncode == 1
+    assert checks["config"]["status"] == "fail"
+    assert checks["config"]["detail"] == f"{kc.config_file}:1: a section header must end with ']'"
+
+
+def test_no_runtime_dir_and_no_browser(kc, tmp_path):
+    kc.env.pop("XDG_RUNTIME_DIR")
+    kc.env["BROWSER"] = str(tmp_path / "no-such-browser")
+    kc.env["PATH"] = str(tmp_path)
+    r = kc("doctor")
+    assert r.returncode == 1, r
+    lines = {line.split(":")[0]: line for line in r.stdout.splitlines()}
+    assert lines["FAIL  runtime directory"].startswith("FAIL  runtime directory: $XDG_RUNTIME_DIR is not set; fix: ")
+    assert lines["FAIL  browser launcher"].startswith(f"FAIL  browser launcher: no browser launcher found (tried: {tmp_path}/no-such-browser)")
+    assert r.stderr == "error: 2 of 9 checks failed; fix them in the order shown\n"

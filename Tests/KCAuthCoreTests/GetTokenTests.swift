@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+@testable import KCAuthCore
+
+/// `token` / `refresh` decisions: reuse, refresh once, share another process's refresh, end the
+/// session on invalid_grant, keep everything on transport errors.
+@Suite struct GetTokenTests {
+    let store = InMemorySecretStore()
+    let transport = FakeTransport()
+    let cache = MemoryTokenCache()
+    let lock = RecordingLock()
+    var clock = FixedClock(time: 10_000)
+
+    func storeState(accessToken: String = "at-old", expiresIn: Double = 300, refreshToken: String? = "rt-old",
+                    idToken: String? = nil, obtainedAt: Double = 10_000) throws {
+        let t = TokenResponse(accessToken: accessToken, tokenType: "Bearer", expiresIn: expiresIn, refreshToken: refreshToken, idToken: idToken)
+        let m = ProviderMetadata(issuer: Fixtures.issuer, authorizationEndpoint: Fixtures.authorizationEndpoint,
+                                 tokenEndpoint: Fixtures.tokenEndpoint, jwksURI: Fixtures.jwksURI)
+        let s = AuthState(issuer: Fixtures.issuer, clientID: "kcauth", tokens: t, requestedScope: "openid profile",
+                          endpoints: ProviderEndpoints(m), now: obtainedAt)
+        try store.write(try s.encoded(), for: SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth"))
+    }
+
+    func stored() throws -> AuthState { try AuthState.decode(try #require(store.items["default"]?.1), profile: "default") }
+
+    var useCase: GetToken {
+        let transport = self.transport, clock = self.clock
+        return GetToken(store: store, clock: clock, lock: lock, cache: cache,
+                        refresher: { TokenRefresher(http: OAuthHTTP(transport), clock: clock) })
+    }
+
+    @Test func aValidTokenIsServedWithoutNetworkOrLock() throws {
+        try storeState()
+        let t = try useCase.run(.init(profile: "default"))
+        #expect(t.accessToken == "at-old")
+        #expect(transport.requests.isEmpty && lock.acquisitions == 0)
+        #expect(cache.tokens["default"]?.accessToken == "at-old", "remembered for the next call")
+    }
+
+    @Test func aCachedTokenNeedsNoKeyring() throws {
+        try storeState()
+        _ = try useCase.run(.init(profile: "default"))
+        store.unavailable = KCAuthError(.storageLocked, "locked")
+        #expect(try useCase.run(.init(profile: "default")).accessToken == "at-old")
+    }
+
+    @Test func aTokenAboutToExpireIsRefreshedOnceAndStored() throws {
+        try storeState(expiresIn: 20)
+        transport.on(.post, Fixtures.tokenEndpoint, json: #"{"access_token":"at-new","token_type":"Bearer","expires_in":300,"refresh_token":"rt-new","refresh_expires_in":1800}"#)
+
+        let t = try useCase.run(.init(profile: "default", minValid: 30))
+
+        #expect(t.accessToken == "at-new")
+        let fields = formFields(of: try #require(transport.requests.first))
+        #expect(fields == ["grant_type": "refresh_token", "refresh_token": "rt-old", "client_id": "kcauth"])
+        let s = try stored()
+        #expect(s.refreshToken == "rt-new" && s.refreshExpiresAt == RFC3339.format(10_000 + 1800))
+        #expect(lock.acquisitions == 1 && cache.tokens["default"]?.accessToken == "at-new")
+    }
+
+    @Test func aResponseWithoutARefreshTokenKeepsTheOldOne() throws {
+        try storeState(expiresIn: 0)
+        transport.on(.post, Fixtures.tokenEndpoint, json: #"{"access_token":"at-new","token_type":"Bearer","expires_in":300}"#)
+        _ = try useCase.run(.init(profile: "default"))
+        #expect(try stored().refreshToken == "rt-old", "RFC 6749 §6")
+    }
+
+    @Test func aRefreshByAnotherProcessWhileWaitingIsUsedNotRepeated() throws {
+        try storeState(expiresIn: 0)
+        lock.whileWaiting = { [self] in try storeState(accessToken: "at-theirs", refreshToken: "rt-theirs") }
+        let t = try useCase.run(.init(profile: "default"))
+        #expect(t.accessToken == "at-theirs")
+        #expect(transport.requests.isEmpty, "never refresh with a refresh token another process already used")
+    }
+
+    @Test func invalidGrantEndsTheSessionButKeepsNothingElse() throws {
+        try storeState(expiresIn: 0)
+        cache.tokens["default"] = nil
+        transport.on(.post, Fixtures.tokenEndpoint, status: 400, json: #"{"error":"invalid_grant","error_description":"Stale token"}"#)
+        #expect { try useCase.run(.init(profile: "default")) } throws: { error in
+            let e = error as? KCAuthError
+            return e?.code == .loginRequired && e?.message.contains("Stale token") == true && e?.hint == "run `kcauth login`"
+        }
+        #expect(store.items["default"] == nil)
+    }
+
+    @Test(arguments: [500, 503])
+    func serverErrorsLeaveTheStoredStateUntouched(status: Int) throws {
+        try storeState(expiresIn: 0)
+        let before = store.items["default"]?.1
+        transport.on(.post, Fixtures.tokenEndpoint, status: status, json: "<html>oops</html>")
+        #expect { try useCase.run(.init(profile: "default")) } throws: { ($0 as? KCAuthError)?.code == .network }
+        #expect(store.items["default"]?.1 == before)
+    }
+
+    @Test func refreshForcesAndCanNarrowTheScope() throws {
+        try storeState()
+        transport.on(.post, Fixtures.tokenEndpoint, json: #"{"access_token":"at-narrow","token_type":"Bearer","expires_in":300,"scope":"openid"}"#)
+        let t = try useCase.run(.init(profile: "default", minValid: 0, force: true, scope: "openid"))
+        #expect(t.accessToken == "at-narrow" && t.scope == "openid")
+        #expect(formFields(of: try #require(transport.requests.first))["scope"] == "openid")
+    }
+
+    @Test func aRefreshedIDTokenIsValidatedWithoutNonce() throws {
+        try storeState(expiresIn: 0, idToken: Fixtures.idToken)
+        transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse())
+        let t = try useCase.run(.init(profile: "default", idToken: true))
+        #expect(t.idToken == Fixtures.idToken && t.idTokenExpiresAt == 4_102_444_800)
+    }
+
+    @Test func aTamperedRefreshedIDTokenStoresNothing() throws {
+        try storeState(expiresIn: 0)
+        let before = store.items["default"]?.1
+        transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse(idToken: Fixtures.idTokenTampered))
+        #expect { try useCase.run(.init(profile: "default")) } throws: { ($0 as? KCAuthError)?.code == .invalidIDToken }
+        #expect(store.items["default"]?.1 == before)
+    }
+
+    @Test func nothingStoredNamesTheLoginCommand() {
+        #expect { try useCase.run(.init(profile: "work")) } throws: { error in
+            let e = error as? KCAuthError
+            return e?.code == .loginRequired && e?.hint == "run `kcauth login --profile work`"
+        }
+    }
+
+    @Test func anExpiredTokenWithoutRefreshTokenNeedsALogin() throws {
+        try storeState(expiresIn: 0, refreshToken: nil)
+        #expect { try useCase.run(.init(profile: "default")) } throws: { ($0 as? KCAuthError)?.code == .loginRequired }
+        #expect(store.items["default"] != nil, "only invalid_grant removes the session")
+    }
+}
+
+final class MemoryTokenCache: TokenCache, @unchecked Sendable {
+    var tokens: [String: CachedToken] = [:]
+    func read(profile: String) -> CachedToken? { tokens[profile] }
+    func write(_ token: CachedToken, profile: String) { tokens[profile] = token }
+    func remove(profile: String) { tokens[profile] = nil }
+}
+
+/// A lock that counts acquisitions and can play "another process refreshed meanwhile".
+final class RecordingLock: ProfileLock, @unchecked Sendable {
+    var acquisitions = 0
+    var whileWaiting: (() throws -> Void)?
+    func withLock<T>(profile: String, timeout: Double, _ body: () throws -> T) throws -> T {
+        acquisitions += 1
+        try whileWaiting?()
+        return try body()
+    }
+}

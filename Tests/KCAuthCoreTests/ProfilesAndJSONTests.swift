@@ -1,0 +1,116 @@
+import Testing
+@testable import KCAuthCore
+
+/// Profile operations on the hand-edited config file, and the JSON kcauth prints.
+@Suite struct ProfilesAndJSONTests {
+    static let text = """
+    # kcauth settings
+    [default]
+    issuer = https://a/realms/x
+    client_id = cli
+
+    # the work account
+    [work]
+    issuer = https://b/realms/y
+    client_id = kcauth
+    storage = file
+
+    ; trailing comment
+    [old]
+    port = 8400
+    """
+
+    @Test func entriesAreTheSectionsLinesInOrder() throws {
+        let doc = try ConfigDocument(parsing: Self.text, path: "/c")
+        #expect(doc.entries(profile: "work").map(\.key) == ["issuer", "client_id", "storage"])
+        #expect(doc.entries(profile: nil).isEmpty && doc.entries(profile: "nope").isEmpty)
+    }
+
+    @Test func removingAProfileKeepsEverythingElse() throws {
+        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
+        let removed = doc.removeProfile("work")
+        #expect(removed)
+        #expect(doc.text == """
+        # kcauth settings
+        [default]
+        issuer = https://a/realms/x
+        client_id = cli
+
+        ; trailing comment
+        [old]
+        port = 8400
+
+        """)
+        let again = doc.removeProfile("work"), old = doc.removeProfile("old"), first = doc.removeProfile("default")
+        #expect(!again && old && first)
+        #expect(doc.text == "# kcauth settings\n", "comments that open the file stay")
+    }
+
+    @Test func useSetsAGlobalDefaultProfile() throws {
+        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
+        try Profiles.setDefault("work", in: &doc, path: "/c")
+        #expect(try doc.defaultProfile(path: "/c") == "work")
+        let reparsed = try ConfigDocument(parsing: doc.text, path: "/c")
+        #expect(reparsed.value("default_profile", profile: nil) == "work" && reparsed.profileNames == ["default", "work", "old"])
+        try Profiles.setDefault("default", in: &doc, path: "/c")
+        #expect(try doc.defaultProfile(path: "/c") == "default")
+    }
+
+    @Test func useRefusesUnknownAndInvalidNames() throws {
+        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
+        #expect { try Profiles.setDefault("wrok", in: &doc, path: "/c") } throws: {
+            ($0 as? KCAuthError)?.code == .usage && ($0 as? KCAuthError)?.message == "there is no profile 'wrok' in /c"
+        }
+        #expect { try Profiles.setDefault("../x", in: &doc, path: "/c") } throws: { ($0 as? KCAuthError)?.code == .usage }
+    }
+
+    @Test func aBadDefaultProfileNamesTheFile() throws {
+        let doc = try ConfigDocument(parsing: "default_profile = a b\n", path: "/cfg")
+        #expect { try doc.defaultProfile(path: "/cfg") } throws: {
+            ($0 as? KCAuthError)?.code == .configuration && ($0 as? KCAuthError)?.message.hasPrefix("/cfg: default_profile") == true
+        }
+    }
+
+    @Test func listMarksDefaultAndSelected() throws {
+        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
+        doc.set("default_profile", "work", profile: nil)
+        let list = try Profiles.list(doc, path: "/c", selected: "old")
+        #expect(list.map(\.name) == ["default", "work", "old"])
+        #expect(list.map(\.isDefault) == [false, true, false] && list.map(\.selected) == [false, false, true])
+        #expect(list[1].settings.last == Profiles.Setting(key: "storage", value: "file"))
+        #expect(try Profiles.list(ConfigDocument(), path: "/c", selected: "default").map(\.name) == ["default"])
+    }
+
+    @Test func jsonIsRenderedInMemberOrderWithNulls() {
+        let doc = JSONValue.fields([
+            ("b", .number(300)), ("a", .string("x\"\n\u{1}é")), ("n", .null),
+            ("list", .strings(["p", "q"])), ("empty", .array([])), ("o", .fields([("k", .bool(true)), ("f", .number(1.5))])),
+        ])
+        #expect(doc.rendered() == """
+        {
+          "b": 300,
+          "a": "x\\"\\n\\u0001é",
+          "n": null,
+          "list": [
+            "p",
+            "q"
+          ],
+          "empty": [],
+          "o": {
+            "k": true,
+            "f": 1.5
+          }
+        }
+
+        """)
+        #expect(doc.compact == #"{"b":300,"a":"x\"\n\u0001é","n":null,"list":["p","q"],"empty":[],"o":{"k":true,"f":1.5}}"#)
+    }
+
+    @Test func jsonParsesAnyDocumentAndSortsKeys() throws {
+        let v = try #require(JSONValue.parse(Array(#"{"z":[1,true,null,"s"],"a":{"y":-2.5}}"#.utf8)))
+        #expect(v.members?.map(\.key) == ["a", "z"])
+        #expect(v["z"] == .array([.number(1), .bool(true), .null, .string("s")]))
+        #expect(v["a"]?["y"] == .number(-2.5))
+        #expect(JSONValue.parse(Array("not json".utf8)) == nil)
+    }
+}
