@@ -6,7 +6,8 @@
 //   KCAuthCrypto       OpenSSL: SHA-256, randomness, JWS verification (pure computation)
 //   KCAuthCore         OAuth 2.0 / OIDC logic over small Sendable ports; no sockets, no processes
 //   KCAuthSystem       the real adapters: libcurl, libsecret, libqrencode, loopback listener, browser, files
-//   KCAuthCLI          hand-rolled argument parser, command table, presenters, composition root
+//   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
+//   KCAuthCLI          hand-rolled argument parser, command table, presenters
 //   kcauth             a one-line executable over KCAuthCLI
 import PackageDescription
 
@@ -16,6 +17,8 @@ let package = Package(
     name: "kcauth",
     products: [
         .executable(name: "kcauth", targets: ["kcauth"]),
+        // For Swift tools that want the CLI's session: same store, same cross-process lock.
+        .library(name: "KCAuth", targets: ["KCAuth"]),
     ],
     targets: [
         .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
@@ -26,12 +29,15 @@ let package = Package(
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
         .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
-        .target(name: "KCAuthCLI", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
+        .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
+        .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
+        .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
         .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthTests", dependencies: ["KCAuth"], swiftSettings: swift6),
     ]
 )

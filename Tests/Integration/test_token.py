@@ -177,3 +177,18 @@ def test_with_the_cache_off_nothing_is_written_to_the_runtime_dir(provider, keyr
     login(kcauth, provider)
     assert kcauth("token", env={"KCAUTH_TOKEN_CACHE": "off"}).returncode == 0
     assert not (Path(keyring.env["XDG_RUNTIME_DIR"]) / "kcauth" / "default.token").exists()
+
+
+def test_a_swift_program_shares_the_session_through_the_library(start_provider, keyring, kcauth):
+    """Examples/KCAuthExample uses the KCAuth library product: same store, same lock."""
+    example = BINARY.parent / "KCAuthExample"
+    provider = start_provider(access_token_lifetime=60)
+    login(kcauth, provider)
+    r = subprocess.run([str(example)], env=kcauth.env, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r
+    assert f"profile 'default': a Bearer token from {provider.issuer}, valid for" in r.stdout
+    assert len(provider.token_requests("refresh_token")) == 1, "minValid 60 > 60 s lifetime left: it refreshed"
+    assert kcauth("token").returncode == 0, "and the command still reads the session it stored"
+
+    missing = subprocess.run([str(example), "nobody"], env=kcauth.env, capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 4 and "run `kcauth login --profile nobody`" in missing.stdout

@@ -26,17 +26,17 @@ import KCAuthSystem
 
     @Test func theKeyringIsTheDefault() throws {
         let home = try Home()
-        #expect(try services(home.environment).store(for: "default").name == "keyring")
+        #expect(try services(home.environment).context.store(for: "default").name == "keyring")
     }
 
     @Test func theProfileSettingIsSticky() throws {
         let home = try Home()
         try home.config("[work]\nstorage = file\n")
         let s = services(home.environment)
-        let store = try s.store(for: "work")
+        let store = try s.context.store(for: "work")
         #expect(store.name == "file")
         #expect((store as? FileSecretStore)?.directory == home.path + "/.local/state/kcauth")
-        #expect(try s.store(for: "default").name == "keyring", "per profile")
+        #expect(try s.context.store(for: "default").name == "keyring", "per profile")
     }
 
     @Test func theEnvironmentWinsOverTheProfile() throws {
@@ -44,12 +44,12 @@ import KCAuthSystem
         try home.config("[work]\nstorage = file\n")
         var env = home.environment
         env["KCAUTH_STORAGE"] = "keyring"
-        #expect(try services(env).store(for: "work").name == "keyring")
+        #expect(try services(env).context.store(for: "work").name == "keyring")
         env["KCAUTH_STORAGE"] = "memory"
-        #expect(try services(env).store(for: "work").name == "memory")
-        #expect(try services(env).storageKind(for: "work", option: "file") == .file, "login's --storage wins over both")
+        #expect(try services(env).context.store(for: "work").name == "memory")
+        #expect(try services(env).context.storageKind(for: "work", option: "file") == .file, "login's --storage wins over both")
         env["KCAUTH_STORAGE"] = "plaintext"
-        let error = try #require(throws: KCAuthError.self) { try services(env).store(for: "work") }
+        let error = try #require(throws: KCAuthError.self) { try services(env).context.store(for: "work") }
         #expect(error.code == .usage && error.message.hasPrefix("$KCAUTH_STORAGE: 'plaintext'"))
     }
 
@@ -96,10 +96,10 @@ import KCAuthSystem
         let home = try Home()
         try home.config("[work]\nca_file = /etc/work-ca.pem\n")
         var env = home.environment
-        #expect(try services(env).caFile(for: "work") == "/etc/work-ca.pem")
-        #expect(try services(env).caFile(for: "default") == nil)
+        #expect(try services(env).context.caFile(for: "work") == "/etc/work-ca.pem")
+        #expect(try services(env).context.caFile(for: "default") == nil)
         env["KCAUTH_CA_FILE"] = "/env/ca.pem"
-        #expect(try services(env).caFile(for: "work") == "/env/ca.pem")
+        #expect(try services(env).context.caFile(for: "work") == "/env/ca.pem")
     }
 }
 

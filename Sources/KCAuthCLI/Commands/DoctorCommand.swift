@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 import KCAuthSystem
 
@@ -52,7 +53,7 @@ enum DoctorCommand: Command {
         // $KCAUTH_STORAGE is reported by the storage check rather than hidden.
         var storage: [DoctorCheck]
         do {
-            let kind = try services.explicitStorage(option: nil) ?? saved?.storage ?? .keyring
+            let kind = try services.context.explicitStorage(option: nil) ?? saved?.storage ?? .keyring
             switch kind {
             case .keyring:
                 storage = KeyringChecks(environment: env).run()
@@ -70,8 +71,8 @@ enum DoctorCommand: Command {
         let issuer = command.value("issuer") ?? env["KCAUTH_ISSUER"].flatMap { $0.isEmpty ? nil : $0 } ?? saved?.issuer
         // A broken config file must not stop the provider checks: the CA then comes from the
         // environment only.
-        let caFile = (try? services.caFile(for: profile)) ?? env["KCAUTH_CA_FILE"].flatMap { $0.isEmpty ? nil : Services.absolute($0) }
-        let provider = ProviderChecks(transport: services.http(caFile: caFile).transport, clock: services.clock)
+        let caFile = (try? services.context.caFile(for: profile)) ?? env["KCAUTH_CA_FILE"].flatMap { $0.isEmpty ? nil : KCAuthContext.absolute($0) }
+        let provider = ProviderChecks(transport: services.context.http(caFile: caFile).transport, clock: services.clock)
         return storage + [config, host.runtimeDirectory(), host.browser()] + provider.run(issuer: issuer, profile: profile)
     }
 

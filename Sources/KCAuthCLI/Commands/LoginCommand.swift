@@ -55,7 +55,7 @@ enum LoginCommand: Command {
 
         let console = services.console
         let storage = try LoginStorage(command, services, profile: profile, saved: saved)
-        let login = Login(http: services.http(caFile: caFile), clock: services.clock, random: services.random, store: storage.store,
+        let login = Login(http: services.context.http(caFile: caFile), clock: services.clock, random: services.random, store: storage.store,
                           opener: services.opener, receiver: services.receiver, sleeper: services.sleeper)
         let progress = LoginProgress(console: console, choice: flow.choice, openBrowser: input.openBrowser,
                                      qrRequested: flow.qrRequested, environment: services.environment)
@@ -70,7 +70,7 @@ enum LoginCommand: Command {
             .apply(to: &config, profile: profile)
         if storage.savesSettings { try settingsStore.save(config) }
         // A new session: the runtime copy of the old access token must not outlive it.
-        services.invalidateCachedToken(profile: profile)
+        services.context.invalidateCachedToken(profile: profile)
         console.err("Logged in to \(input.issuer) as \(Sanitize.oneLine(output.claims.displayName)) (profile '\(profile)').\n")
         storage.deliver(output.state, profile: profile, console: console)
     }

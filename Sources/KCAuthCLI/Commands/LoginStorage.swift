@@ -16,16 +16,16 @@ struct LoginStorage {
 
     init(_ command: ParsedCommand, _ services: Services, profile: String, saved: ProfileSettings) throws {
         let console = services.console
-        kind = try services.explicitStorage(option: command.value("storage")) ?? saved.storage ?? .keyring
+        kind = try services.context.explicitStorage(option: command.value("storage")) ?? saved.storage ?? .keyring
         format = command.value("output")
-        let target = services.makeStore(kind, profile: profile, warn: { console.err($0 + "\n") })
+        let target = services.context.makeStore(kind, profile: profile, warn: { console.err($0 + "\n") })
         // The other persistent store may hold an old copy: a file left by `--storage file`
         // (unlinking a missing file costs nothing), or the keyring item of a profile that was
         // on the keyring until now (not probed for profiles already on file: no keyring needed).
         let previous: (any SecretStore)?
         switch kind {
         case .keyring: previous = services.fileStore
-        case .file: previous = saved.storage == .file ? nil : services.makeStore(.keyring, profile: profile)
+        case .file: previous = saved.storage == .file ? nil : services.context.makeStore(.keyring, profile: profile)
         case .memory: previous = nil  // one-shot: the stored session, if any, is left alone
         }
         guard let previous else {

@@ -62,10 +62,10 @@ enum LogoutCommand: Command {
 
     static func logout(_ profile: String, _ options: Logout.Options, _ services: Services) throws -> Logout.Outcome {
         // Whatever happens, no runtime copy of the access token may outlive the logout.
-        defer { services.invalidateCachedToken(profile: profile) }
-        let caFile = options.serverSide ? try services.caFile(for: profile) : nil
+        defer { services.context.invalidateCachedToken(profile: profile) }
+        let caFile = options.serverSide ? try services.context.caFile(for: profile) : nil
         let console = services.console
-        return try Logout(store: try services.store(for: profile), lock: services.lock, http: { [services] in services.http(caFile: caFile) },
+        return try Logout(store: try services.context.store(for: profile), lock: services.lock, http: { [services] in services.context.http(caFile: caFile) },
                           random: services.random, opener: services.opener, receiver: services.logoutReceiver)
             .run(profile: profile, options: options) { event in
                 switch event {

@@ -19,7 +19,7 @@ enum RefreshCommand: Command {
         let profile = try services.profile(command)
         let scope = command.value("scope").map(Scope.normalize)
         let request = GetToken.Request(profile: profile, minValid: 0, force: true, scope: scope, idToken: command.flag("id-token"))
-        let token = try services.getToken(profile: profile).run(request)
+        let token = try services.context.getToken(profile: profile).run(request)
         services.console.err("Refreshed profile '\(profile)'" + (token.expiresAt.map { "; the access token is valid until \(RFC3339.format($0))" } ?? "") + ".\n")
         try TokenCommand.print(token, command, services, profile: profile)
     }

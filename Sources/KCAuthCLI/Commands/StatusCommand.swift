@@ -18,7 +18,7 @@ enum StatusCommand: Command {
         let selected = try services.profile(command)
         let settings = services.settings
         let config = try settings.load()
-        let report = Status(config: config, store: { [services] in try services.store(for: $0) }, clock: services.clock)
+        let report = Status(config: config, store: { [services] in try services.context.store(for: $0) }, clock: services.clock)
             .run(selected: selected)
         let now = services.clock.now()
         switch SessionOutput(command) {

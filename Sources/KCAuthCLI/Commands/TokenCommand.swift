@@ -25,7 +25,7 @@ enum TokenCommand: Command {
         let profile = try services.profile(command)
         let request = GetToken.Request(profile: profile, minValid: try seconds(command, minValid, default: 30),
                                        idToken: command.flag("id-token"))
-        let token = try services.getToken(profile: profile).run(request)
+        let token = try services.context.getToken(profile: profile).run(request)
         try print(token, command, services, profile: profile)
     }
 

@@ -26,10 +26,10 @@ enum WhoamiCommand: Command {
             // The userinfo endpoint needs a live access token: let `token`'s logic refresh an
             // expired one (under the same lock), so "expired but refreshable" is not reported as
             // a dead session.
-            _ = try services.getToken(profile: profile).run(GetToken.Request(profile: profile, minValid: 10))
+            _ = try services.context.getToken(profile: profile).run(GetToken.Request(profile: profile, minValid: 10))
         }
-        let identity = try WhoAmI(store: try services.store(for: profile), clock: services.clock)
-            .run(profile: profile, userinfo: userinfo ? try services.http(for: profile) : nil)
+        let identity = try WhoAmI(store: try services.context.store(for: profile), clock: services.clock)
+            .run(profile: profile, userinfo: userinfo ? try services.context.http(for: profile) : nil)
         let now = services.clock.now()
         switch SessionOutput(command) {
         case .text: services.console.out(WhoamiOutput.text(identity, now: now))
