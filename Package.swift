@@ -21,9 +21,11 @@ let package = Package(
         .library(name: "KCAuth", targets: ["KCAuth"]),
     ],
     targets: [
-        .systemLibrary(name: "CLibSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // libsecret and libcurl are dlopen()ed on first use, so `kcauth token` starts without
+        // loading them (Sources/CLibSecret/include/CLibSecret.h and CCurl.h say more).
+        .target(name: "CLibSecret", path: "Sources/CLibSecret"),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),

@@ -14,7 +14,7 @@ final class CurlEasy {
     private var headerList: UnsafeMutablePointer<curl_slist>?
 
     init() throws {
-        guard let handle = curl_easy_init() else {
+        guard let handle = kc_curl_easy_init() else {
             throw KCAuthError(.internal, "cannot create a libcurl handle")
         }
         self.handle = handle
@@ -24,15 +24,15 @@ final class CurlEasy {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
-        curl_slist_free_all(headerList)
+        kc_curl_easy_cleanup(handle)
+        kc_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
     /// The text libcurl wrote to the error buffer, or its generic text for `code`.
     func errorText(_ code: CURLcode) -> String {
         let text = String(cString: errorBuffer)
-        return text.isEmpty ? String(cString: curl_easy_strerror(code)) : text
+        return text.isEmpty ? String(cString: kc_curl_easy_strerror(code)) : text
     }
 
     func set(_ option: CURLoption, _ value: Int) throws {
@@ -57,7 +57,7 @@ final class CurlEasy {
 
     func setHeaders(_ lines: [String]) throws {
         for line in lines {
-            guard let list = curl_slist_append(headerList, line) else {
+            guard let list = kc_curl_slist_append(headerList, line) else {
                 throw KCAuthError(.internal, "cannot build the HTTP header list")
             }
             headerList = list
@@ -95,7 +95,7 @@ final class CurlEasy {
     private func check(_ code: CURLcode, _ option: CURLoption) throws {
         guard code == CURLE_OK else {
             throw KCAuthError(.internal, "libcurl rejected option \(option.rawValue)",
-                              cause: String(cString: curl_easy_strerror(code)))
+                              cause: String(cString: kc_curl_easy_strerror(code)))
         }
     }
 }

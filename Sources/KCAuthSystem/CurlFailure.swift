@@ -65,7 +65,7 @@ struct CurlFailure {
         case CURLE_WRITE_ERROR where easy.sink.bodyTooLarge:
             error = network("response from \(host) is larger than \(CurlResponseSink.maxBodyBytes / 1024 / 1024) MiB")
         default:
-            error = network("request to \(hostPort) failed: \(String(cString: curl_easy_strerror(code)))")
+            error = network("request to \(hostPort) failed: \(String(cString: kc_curl_easy_strerror(code)))")
         }
     }
 
@@ -116,14 +116,14 @@ struct CurlTarget {
     var hostPort: String { port.map { "\(host):\($0)" } ?? host }
 
     init(url: String) {
-        guard let handle = curl_url() else { return }
-        defer { curl_url_cleanup(handle) }
-        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return }
+        guard let handle = kc_curl_url() else { return }
+        defer { kc_curl_url_cleanup(handle) }
+        guard kc_curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return }
         parsed = true
         func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
             var out: UnsafeMutablePointer<CChar>?
-            guard curl_url_get(handle, which, &out, flags) == CURLUE_OK, let out else { return nil }
-            defer { curl_free(out) }
+            guard kc_curl_url_get(handle, which, &out, flags) == CURLUE_OK, let out else { return nil }
+            defer { kc_curl_free(out) }
             return String(cString: out)
         }
         scheme = part(CURLUPART_SCHEME) ?? scheme

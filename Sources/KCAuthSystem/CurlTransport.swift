@@ -43,7 +43,7 @@ public final class CurlTransport: HTTPTransport {
         // `easy` owns the error buffer, the header list and the response sink; all three must
         // outlive curl_easy_perform, and `deinit` frees them only after curl_easy_cleanup.
         try configure(easy, for: request)
-        let code = curl_easy_perform(easy.handle)
+        let code = kc_curl_easy_perform(easy.handle)
         guard code == CURLE_OK else {
             throw CurlFailure(code: code, easy: easy, url: request.url, caFile: caFile,
                               connectTimeout: connectTimeout, totalTimeout: totalTimeout).error
@@ -92,11 +92,14 @@ public final class CurlTransport: HTTPTransport {
 /// `curl_global_init` must run once, before the first handle (notes §5). A `static let` is
 /// initialised exactly once, thread-safely, by the Swift runtime.
 enum CurlGlobal {
-    static let initialized: Bool = curl_global_init(KC_CURL_GLOBAL_DEFAULT) == CURLE_OK
+    /// libcurl is loaded here, on the first request, not at start-up (see CCurl.h).
+    static let initialized: Bool = kc_curl_load() == 1 && kc_curl_global_init(KC_CURL_GLOBAL_DEFAULT) == CURLE_OK
 
     static func ensureInitialized() throws {
         guard initialized else {
-            throw KCAuthError(.internal, "cannot initialise libcurl")
+            let why = String(cString: kc_curl_load_error())
+            throw KCAuthError(.internal, "cannot load libcurl" + (why.isEmpty ? "" : ": \(why)"),
+                              hint: "install the libcurl4 package")
         }
     }
 }

@@ -72,11 +72,12 @@ public struct KeyringChecks: Sendable {
 
     /// Opens the session bus connection GDBus would use (and caches it, so the probe reuses it).
     private func connectToBus() -> KCAuthError? {
+        do { try LibSecretLibrary.load() } catch { return error as? KCAuthError }
         let timer = LibSecretDeadline(seconds: deadline, watchdog: false)
         defer { timer.finish() }
         var error: UnsafeMutablePointer<GError>?
-        let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, timer.cancellable, &error)
-        if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+        let connection = kc_g_bus_get_sync(G_BUS_TYPE_SESSION, timer.cancellable, &error)
+        if let connection { kc_g_object_unref(UnsafeMutableRawPointer(connection)) }
         guard let error else { return nil }
         let failure = LibSecretFailure(taking: error)
         var mapped = failure.storageError(action: "connect to the session bus", deadline: deadline)

@@ -18,7 +18,7 @@ struct LibSecretCalls {
     func lookup(_ profile: String) throws -> String? {
         var error: UnsafeMutablePointer<GError>?
         let secret = kc_secret_lookup(profile, cancellable, &error)
-        defer { if let secret { secret_password_free(secret) } }  // zeroes before freeing
+        defer { if let secret { kc_secret_password_free(secret) } }  // zeroes before freeing
         if let error { throw LibSecretFailure(taking: error) }
         return secret.map { String(cString: $0) }
     }
@@ -54,9 +54,9 @@ struct LibSecretCalls {
         var stale: [(issuer: String, clientID: String)] = []
         var node = list
         while let current = node {
-            if let item = current.pointee.data, let attributes = secret_retrievable_get_attributes(OpaquePointer(item)) {
+            if let item = current.pointee.data, let attributes = kc_secret_retrievable_get_attributes(OpaquePointer(item)) {
                 let issuer = Self.string(attributes, "issuer"), clientID = Self.string(attributes, "client_id")
-                g_hash_table_unref(attributes)
+                kc_g_hash_table_unref(attributes)
                 if issuer != key.issuer || clientID != key.clientID {
                     stale.append((issuer ?? "", clientID ?? ""))
                 }
@@ -78,36 +78,36 @@ struct LibSecretCalls {
     /// Service → `default` alias → locked? Three non-variadic calls, 2–16 ms, no prompt.
     func probe() throws -> ProbeResult {
         var error: UnsafeMutablePointer<GError>?
-        let service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error)
+        let service = kc_secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error)
         if let error {
-            if let service { g_object_unref(service) }
+            if let service { kc_g_object_unref(service) }
             throw LibSecretFailure(taking: error)
         }
         guard let service else {
             throw LibSecretFailure(domain: "kcauth", code: 0, message: "no Secret Service object")
         }
-        defer { g_object_unref(service) }
+        defer { kc_g_object_unref(service) }
 
-        let collection = secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT,
+        let collection = kc_secret_collection_for_alias_sync(service, SECRET_COLLECTION_DEFAULT,
                                                           SECRET_COLLECTION_NONE, cancellable, &error)
         if let error {
-            if let collection { g_object_unref(collection) }
+            if let collection { kc_g_object_unref(collection) }
             throw LibSecretFailure(taking: error)
         }
         // NULL without an error: the alias resolves to nothing (no login keyring was created).
         guard let collection else { return .noDefaultCollection }
-        defer { g_object_unref(collection) }
+        defer { kc_g_object_unref(collection) }
 
-        guard secret_collection_get_locked(collection) != 0 else { return .unlocked }
+        guard kc_secret_collection_get_locked(collection) != 0 else { return .unlocked }
         var label: String?
-        if let raw = secret_collection_get_label(collection) {
+        if let raw = kc_secret_collection_get_label(collection) {
             label = String(cString: raw)
-            g_free(raw)
+            kc_g_free(raw)
         }
         return .locked(label: label?.isEmpty == false ? label : nil)
     }
 
     private static func string(_ table: OpaquePointer, _ key: String) -> String? {
-        g_hash_table_lookup(table, key).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
+        kc_g_hash_table_lookup(table, key).map { String(cString: $0.assumingMemoryBound(to: CChar.self)) }
     }
 }

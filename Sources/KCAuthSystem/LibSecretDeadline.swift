@@ -35,7 +35,7 @@ final class LibSecretDeadline: @unchecked Sendable {
 
     init(seconds: Double, watchdog: Bool) {
         self.seconds = seconds
-        cancellable = g_cancellable_new()
+        cancellable = kc_g_cancellable_new()
         cancelAt = Self.monotonic(after: seconds)
         killAt = watchdog ? Self.monotonic(after: seconds + Self.watchdogMargin) : nil
         watchdogLine = Array(("kcauth: the keyring did not answer within \(formatSeconds(seconds)) "
@@ -67,7 +67,7 @@ final class LibSecretDeadline: @unchecked Sendable {
         pthread_mutex_destroy(lock)
         wake.deallocate()
         lock.deallocate()
-        g_object_unref(cancellable)
+        kc_g_object_unref(cancellable)
     }
 
     /// Whether the deadline cancelled the operation (so a `G_IO_ERROR_CANCELLED` is ours).
@@ -107,7 +107,7 @@ final class LibSecretDeadline: @unchecked Sendable {
                     fired = true
                     // Outside the lock: cancel handlers run on this thread and take GLib locks.
                     pthread_mutex_unlock(lock)
-                    g_cancellable_cancel(cancellable)
+                    kc_g_cancellable_cancel(cancellable)
                     pthread_mutex_lock(lock)
                 }
                 continue

@@ -19,19 +19,29 @@ struct LibSecretFailure: Error {
 
     /// Takes ownership of `error` and frees it.
     init(taking error: UnsafeMutablePointer<GError>) {
-        defer { g_error_free(error) }
-        domain = g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "?"
+        defer { kc_g_error_free(error) }
+        domain = kc_g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "?"
         code = error.pointee.code
         message = error.pointee.message.map { String(cString: $0) } ?? ""
-        if let remote = g_dbus_error_get_remote_error(error) {
+        if let remote = kc_g_dbus_error_get_remote_error(error) {
             remoteName = String(cString: remote)
-            g_free(remote)
+            kc_g_free(remote)
         }
     }
 
     /// `domain#code: message [remote name]`, the format of the notes' tables; goes into `cause`.
     var summary: String {
         "\(domain)#\(code): \(message)" + (remoteName.map { " [\($0)]" } ?? "")
+    }
+}
+
+/// libsecret is loaded on first use, not at start-up (see CLibSecret.h).
+enum LibSecretLibrary {
+    static func load() throws {
+        guard kc_secret_load() == 1 else {
+            throw KCAuthError(.storageUnavailable, "cannot load libsecret: \(String(cString: kc_secret_load_error()))",
+                              hint: "install the libsecret-1-0 package")
+        }
     }
 }
 

@@ -84,6 +84,7 @@ public struct LibSecretStore: SecretStore {
     private func perform<T>(_ action: String, mayPrompt: Bool,
                             _ body: (LibSecretCalls) throws -> T) throws -> T {
         if let reason = environment.missingBusReason { throw LibSecretMessages.noBus(reason) }
+        try LibSecretLibrary.load()
         let timer = LibSecretDeadline(seconds: deadline, watchdog: mayPrompt || environment.hasDisplay)
         defer { timer.finish() }
         do {

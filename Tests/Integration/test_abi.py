@@ -1,0 +1,50 @@
+"""CLibSecret declares the few libsecret/GLib types and values kcauth uses itself, so that the
+library can be dlopen()ed (see Sources/CLibSecret/include/CLibSecret.h). This compiles a probe
+against the real headers and checks every declared value and layout against them."""
+
+import re
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+HEADER = REPO / "Sources" / "CLibSecret" / "include" / "CLibSecret.h"
+LOADER = REPO / "Sources" / "CLibSecret" / "loader.c"
+
+
+def real(tmp_path, expressions):
+    probe = tmp_path / "probe.c"
+    lines = [f'    printf("%s=%ld\\n", "{name}", (long)({expr}));' for name, expr in expressions]
+    probe.write_text("#include <libsecret/secret.h>\n#include <stdio.h>\n#include <stddef.h>\nint main(void) {\n"
+                     + "\n".join(lines) + "\n    return 0;\n}\n")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsecret-1"], capture_output=True, text=True, check=True).stdout.split()
+    subprocess.run(["cc", str(probe), "-o", str(tmp_path / "probe"), *flags], check=True)
+    out = subprocess.run([str(tmp_path / "probe")], capture_output=True, text=True, check=True).stdout
+    return dict(line.split("=") for line in out.split())
+
+
+def test_declared_enum_values_match_the_real_headers(tmp_path):
+    declared = dict(re.findall(r"\b((?:G_IO_ERROR|G_DBUS_ERROR|SECRET_ERROR|G_BUS_TYPE|SECRET_SERVICE|SECRET_COLLECTION)_[A-Z_]+) = (\d+)",
+                               HEADER.read_text()))
+    assert len(declared) == 18, declared
+    assert real(tmp_path, [(n, n) for n in declared]) == declared
+
+
+def test_declared_layouts_match_the_real_headers(tmp_path):
+    values = real(tmp_path, [
+        ("gerror_size", "sizeof(GError)"), ("gerror_code", "offsetof(GError, code)"),
+        ("gerror_message", "offsetof(GError, message)"),
+        ("glist_data", "offsetof(GList, data)"), ("glist_next", "offsetof(GList, next)"),
+        ("schema_size", "sizeof(SecretSchema)"), ("schema_attributes", "offsetof(SecretSchema, attributes)"),
+        ("attribute_size", "sizeof(SecretSchemaAttribute)"), ("search_all", "SECRET_SEARCH_ALL"),
+        ("collection_default_is_default", 'sizeof(SECRET_COLLECTION_DEFAULT) == sizeof("default")'),
+    ])
+    assert values == {"gerror_size": "16", "gerror_code": "4", "gerror_message": "8", "glist_data": "0",
+                      "glist_next": "8", "schema_size": "592", "schema_attributes": "16",
+                      "attribute_size": "16", "search_all": "2", "collection_default_is_default": "1"}
+    # The loader's private copy of SecretSchema has the same layout.
+    probe = tmp_path / "layout.c"
+    struct = re.search(r"typedef struct \{ const gchar \*name; int type; \} KCSchemaAttribute;.*?\} KCSchema;", LOADER.read_text(), re.S)
+    probe.write_text("typedef char gchar; typedef int gint;\n#include <stdio.h>\n#include <stddef.h>\n" + struct.group(0)
+                     + '\nint main(void) { printf("%zu %zu\\n", sizeof(KCSchema), offsetof(KCSchema, attributes)); return 0; }\n')
+    subprocess.run(["cc", str(probe), "-o", str(tmp_path / "layout")], check=True)
+    assert subprocess.run([str(tmp_path / "layout")], capture_output=True, text=True).stdout.split() == ["592", "16"]
