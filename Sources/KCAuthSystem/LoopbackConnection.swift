@@ -25,7 +25,7 @@ struct LoopbackConnection {
     var isResponding: Bool { !output.isEmpty }
 
     /// Called when `poll` reports the socket ready (or in error).
-    mutating func advance(judge: (CallbackRequest) -> CallbackVerdict) -> Progress {
+    mutating func advance(judge: (CallbackRequest) -> CallbackVerdict, start: (String) -> String? = { _ in nil }) -> Progress {
         if isResponding { return flush() }
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -47,6 +47,11 @@ struct LoopbackConnection {
                 // RFC 9110 §15.5.6: a 405 must list the allowed methods.
                 return respond(status: 405, html: LoopbackPages.small("Method not allowed"),
                                extraHeaders: ["Allow: GET"])
+            }
+            if let location = start(path) {
+                // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
+                return respond(status: 302, html: LoopbackPages.small("Continue at the provider"),
+                               extraHeaders: ["Location: \(location)"])
             }
             // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
             guard path == callbackPath else {
@@ -113,6 +118,7 @@ enum LoopbackPages {
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: return "OK"
+        case 302: return "Found"
         case 400: return "Bad Request"
         case 403: return "Forbidden"
         case 404: return "Not Found"

@@ -20,6 +20,22 @@ final class LoopbackListener: BoundRedirectListener {
 
     var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
 
+    /// The one-shot start redirect (`startURL`): its path, and where it sends the browser.
+    private var start: (path: String, location: String)?
+
+    func startURL(redirectingTo location: String, secretPath: String) -> String {
+        let path = "/" + secretPath
+        start = (path, location)
+        return "http://127.0.0.1:\(port)\(path)"
+    }
+
+    /// The start redirect's location if `path` is its path, used up by this call.
+    private func takeStart(_ path: String) -> String? {
+        guard let start, start.path == path else { return nil }
+        self.start = nil
+        return start.location
+    }
+
     init(port requested: UInt16, path: String = callbackPath) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
         self.path = path
@@ -58,7 +74,7 @@ final class LoopbackListener: BoundRedirectListener {
 
             // Reverse order keeps the remaining indices (and their pollfd slots) valid on removal.
             for index in connections.indices.reversed() where fds[index + 1].revents != 0 {
-                switch connections[index].advance(judge: judge) {
+                switch connections[index].advance(judge: judge, start: takeStart) {
                 case .open:
                     break
                 case .closed:

@@ -127,6 +127,8 @@ def test_browser_logout_follows_the_post_logout_redirect(provider, keyring, kcau
     assert "The browser is signed out too." in r.stderr
     result = scripted_browser_env.wait_result()
     assert result["flow"] == "logout" and result["ok"], result
+    assert re.match(r"http://127\.0\.0\.1:\d+/start/[\w-]{22}$", result["start_url"]), "no token in the browser's argv"
+    assert result["start_status"] == 302
     url = result["logout_url"]
     assert url.startswith(provider.end_session_endpoint + "?") and "id_token_hint=" in url
     assert re.match(r"http://127\.0\.0\.1:\d+/logged-out\?", result["post_logout_url"]), result["post_logout_url"]

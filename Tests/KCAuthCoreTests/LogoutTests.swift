@@ -21,7 +21,8 @@ import Testing
 
     init() throws {
         try SessionFixtures.store(SessionFixtures.state(), in: store)
-        receiver.openedURL = { [opener] in opener.opened.last ?? "" }
+        // The browser follows the one-shot start URL to the logout URL, which carries `state`.
+        receiver.openedURL = { [receiver] in receiver.startLocation ?? "" }
     }
 
     @Test func endsTheSessionRevokesTheRefreshTokenAndDeletes() throws {
@@ -133,7 +134,10 @@ import Testing
             if case .waiting = event { events.append("waiting") }
         }
 
-        let url = try #require(opener.opened.first)
+        let opened = try #require(opener.opened.first)
+        #expect(opened.hasPrefix("http://127.0.0.1:50000/start/") && !opened.contains(Fixtures.idToken),
+                "the browser is started with a local URL; the token travels in its redirect")
+        let url = try #require(receiver.startLocation)
         #expect(url.hasPrefix(SessionFixtures.endSession + "?"))
         let query = queryParameters(of: url)
         #expect(query["id_token_hint"] == Fixtures.idToken && query["client_id"] == "kcauth")

@@ -377,6 +377,11 @@ def run(flow, url):
         common = dict(username=env.get("SCRIPTED_USER", "alice"),
                       password=env.get("SCRIPTED_PASSWORD", "wonderland"),
                       action=env.get("SCRIPTED_ACTION", "approve"), result=result)
+        if flow == "start":
+            # kcauth's one-shot local start URL (logout --browser): it redirects to the real URL,
+            # which must not appear in a browser's argv. Follow it once, then play that flow.
+            url = _resolve_start(url, result)
+            flow = _flow_for(url)
         if flow == "device":
             device_flow(url, user_code=env.get("SCRIPTED_USER_CODE") or None, **common)
         elif flow == "logout":
@@ -413,8 +418,18 @@ def _detach_and_run(flow, url):
     os._exit(code)
 
 
+def _resolve_start(url, result):
+    answer = requests.get(url, allow_redirects=False, timeout=10)
+    result["start_url"], result["start_status"] = url, answer.status_code
+    if answer.status_code != 302 or "Location" not in answer.headers:
+        raise Failure(f"the start URL {url} answered {answer.status_code} without a redirect")
+    return answer.headers["Location"]
+
+
 def _flow_for(url):
     path = urlsplit(url).path.rstrip("/")
+    if urlsplit(url).hostname == "127.0.0.1" and "/start/" in path + "/":
+        return "start"
     if path.endswith("/logout"):
         return "logout"
     return "device" if path.endswith("/device") else "code"

@@ -15,6 +15,12 @@ public protocol BoundRedirectListener: AnyObject {
     /// not shown to `judge`. Several connections are served at once (browsers pre-connect).
     func receive(timeout: Double, judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest
 
+    /// Makes `http://127.0.0.1:PORT/<secretPath>` answer once with a redirect to `location`, and
+    /// returns that local URL. The browser is started with it, so a URL that carries a token
+    /// (logout's `id_token_hint`) never appears in a process's argv, where other users can read
+    /// it, nor in a message; after one use the path answers 404.
+    func startURL(redirectingTo location: String, secretPath: String) -> String
+
     /// Stops listening; idempotent.
     func close()
 }

@@ -16,9 +16,10 @@ struct BrowserLogout: Sendable {
             // §2: `state` comes back on the post-logout redirect; like the login's, it tells our
             // redirect from anything else that reaches the listener.
             let expected = Base64URL.encode(try random.bytes(16))
-            let url = Self.url(endpoint: endpoint, state: state, redirectURI: listener.redirectURI, requestState: expected)
-            // The URL carries the ID token (id_token_hint), so it is shown only when no browser
-            // starts, unlike the login URL, which holds no secret.
+            let logoutURL = Self.url(endpoint: endpoint, state: state, redirectURI: listener.redirectURI, requestState: expected)
+            // The logout URL carries the ID token (id_token_hint): the browser gets a one-shot
+            // local URL that redirects to it, so the token is in no argv and no message.
+            let url = listener.startURL(redirectingTo: logoutURL, secretPath: "start/" + Base64URL.encode(try random.bytes(16)))
             notify(.openingBrowser)
             do { try opener.open(url) } catch let error as KCAuthError { notify(.browserFailed(error, url: url)) }
             notify(.waiting(redirectURI: listener.redirectURI, timeout: timeout))

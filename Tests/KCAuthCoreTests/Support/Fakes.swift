@@ -91,6 +91,12 @@ final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @unchecke
         throw KCAuthError(.timedOut, "no response from the browser within \(Int(timeout)) s")
     }
 
+    private(set) var startLocation: String?
+    func startURL(redirectingTo location: String, secretPath: String) -> String {
+        startLocation = location
+        return "http://127.0.0.1:50000/" + secretPath
+    }
+
     func close() { closed = true }
 }
 
