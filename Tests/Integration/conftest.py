@@ -31,6 +31,18 @@ def scripted_browser_env(tmp_path):
 
 
 @pytest.fixture
+def chromium_browser_env(tmp_path):
+    """Like scripted_browser_env, but $BROWSER is a real headless Chromium (chromium.py):
+    pass it per call, kcauth("login", ..., env=dict(chromium_browser_env)). Result at
+    <tmp>/chromium-result.json, screenshots and the landing page's HTML in <tmp>/chromium/."""
+    from chromium import ChromiumBrowserEnv, missing
+
+    if missing():
+        pytest.fail(missing())
+    return ChromiumBrowserEnv(tmp_path / "chromium-result.json", tmp_path / "chromium")
+
+
+@pytest.fixture
 def keyring(tmp_path):
     """A private D-Bus session with an unlocked gnome-keyring; stopped (by PID) at teardown."""
     from keyring import KeyringSession
