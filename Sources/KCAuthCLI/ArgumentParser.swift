@@ -84,6 +84,10 @@ public enum ArgumentParser {
                     throw usage("unexpected argument '\(arg)' for `kcauth \(spec.name)`", suggestion: nil,
                                 or: "see `kcauth \(spec.name) --help`")
                 }
+                if case .choices(let choices) = spec.arguments, !choices.contains(arg) {
+                    throw usage("invalid argument '\(arg)' for `kcauth \(spec.name)`: use one of \(choices.joined(separator: ", "))",
+                                suggestion: Suggest.closest(to: arg, in: choices), or: nil)
+                }
                 result.positionals.append(arg)
             } else if arg == "--" {
                 onlyPositionals = true

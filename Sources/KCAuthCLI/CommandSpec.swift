@@ -10,9 +10,12 @@ public struct OptionSpec: Sendable, Equatable {
     public var choices: [String]?
     /// The environment variable that supplies the value when the option is absent.
     public var environment: String?
+    /// What shell completion offers for a value that is not one of `choices`.
+    public var completes: CompletionValues
 
     public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
-                default defaultValue: String? = nil, choices: [String]? = nil, environment: String? = nil) {
+                default defaultValue: String? = nil, choices: [String]? = nil, environment: String? = nil,
+                completes: CompletionValues = .nothing) {
         self.long = long
         self.short = short
         self.value = value
@@ -20,9 +23,25 @@ public struct OptionSpec: Sendable, Equatable {
         self.defaultValue = defaultValue
         self.choices = choices
         self.environment = environment
+        self.completes = completes
     }
 
     public var takesValue: Bool { value != nil }
+
+    /// What completion offers for the value: the choices of an enumerated option, else `completes`.
+    public var valueCompletion: CompletionValues { choices.map(CompletionValues.choices) ?? completes }
+}
+
+/// What a shell offers for a value (an option's or a positional argument's) when you press Tab.
+public enum CompletionValues: Sendable, Equatable {
+    /// Free text (a URL, a number): nothing to offer.
+    case nothing
+    case choices([String])
+    /// The profile names, from `kcauth profiles --names` run at completion time.
+    case profiles
+    /// kcauth's command names.
+    case commands
+    case files
 }
 
 public struct CommandSpec: Sendable, Equatable {
@@ -36,16 +55,21 @@ public struct CommandSpec: Sendable, Equatable {
     public var options: [OptionSpec]
     /// Names of positional arguments this command accepts (at most this many).
     public var positionals: [String]
+    /// What completion offers for the positional arguments; with `.choices` the parser accepts
+    /// only those values.
+    public var arguments: CompletionValues
     public var examples: [String]
 
     public init(_ name: String, summary: String, description: String, usage: String = "[flags]",
-                options: [OptionSpec], positionals: [String] = [], examples: [String] = []) {
+                options: [OptionSpec], positionals: [String] = [], arguments: CompletionValues = .nothing,
+                examples: [String] = []) {
         self.name = name
         self.summary = summary
         self.description = description
         self.usage = usage
         self.options = options + [CommandTable.help]
         self.positionals = positionals
+        self.arguments = arguments
         self.examples = examples
     }
 

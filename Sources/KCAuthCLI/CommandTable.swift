@@ -5,7 +5,8 @@ public enum CommandTable {
     static let help = OptionSpec("help", short: "h", help: "Show help for this command")
     static let generalHelp = OptionSpec("help", short: "h", help: "Show this help")
 
-    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default", environment: "KCAUTH_PROFILE")
+    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default", environment: "KCAUTH_PROFILE",
+                                    completes: .profiles)
 
     /// In the order `kcauth help` lists them.
     static let runners: [any Command.Type] = [
@@ -19,8 +20,13 @@ public enum CommandTable {
         UseCommand.self,
         DoctorCommand.self,
         SetupClientCommand.self,
+        CompletionCommand.self,
         HelpCommand.self,
     ]
+
+    /// Commands that run but are listed nowhere (help, man page, completions, suggestions):
+    /// tools for building kcauth itself, such as `kcauth __man` for `scripts/generate-docs`.
+    static let hiddenRunners: [any Command.Type] = [ManCommand.self]
 
     public static let commands: [CommandSpec] = runners.map { $0.spec }
 
@@ -30,9 +36,12 @@ public enum CommandTable {
         OptionSpec("version", help: "Print kcauth's version"),
     ]
 
-    public static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }
+    /// A listed command or a hidden one.
+    public static func command(named name: String) -> CommandSpec? { runner(named: name)?.spec }
 
-    static func runner(named name: String) -> (any Command.Type)? { runners.first { $0.spec.name == name } }
+    static func runner(named name: String) -> (any Command.Type)? {
+        runners.first { $0.spec.name == name } ?? hiddenRunners.first { $0.spec.name == name }
+    }
 }
 
 /// One command: its entry in the table, and what it does. Commands stay thin: options in, one

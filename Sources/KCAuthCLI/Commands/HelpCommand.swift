@@ -4,7 +4,7 @@ enum HelpCommand: Command {
     static let spec = CommandSpec(
         "help", summary: "Show help for kcauth or one of its commands",
         description: "Shows the list of commands, or the usage and flags of one command.",
-        usage: "[<command>]", options: [], positionals: ["command"])
+        usage: "[<command>]", options: [], positionals: ["command"], arguments: .commands)
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {}
 }

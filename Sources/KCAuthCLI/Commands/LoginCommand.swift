@@ -28,7 +28,8 @@ enum LoginCommand: Command {
             CommandTable.profile,
             OptionSpec("port", value: "N", help: "Loopback port for the redirect (0: any free port)", default: "0"),
             OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser", default: "300"),
-            OptionSpec("ca-file", value: "PEM", help: "Trust the CA certificates in this file for the provider's TLS", environment: "KCAUTH_CA_FILE"),
+            OptionSpec("ca-file", value: "PEM", help: "Trust the CA certificates in this file for the provider's TLS", environment: "KCAUTH_CA_FILE",
+                       completes: .files),
             OptionSpec("no-browser", help: "Print the sign-in URL instead of opening a browser"),
         ] + LoginFlowOptions.options + [
             LoginStorage.option,

@@ -12,6 +12,7 @@ enum UseCommand: Command {
         usage: "<name>",
         options: [],
         positionals: ["name"],
+        arguments: .profiles,
         examples: ["kcauth use work", "kcauth use default"])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {

@@ -1,0 +1,203 @@
+/// The parts of the man page that are not in the command table: what kcauth is, its files,
+/// environment, security properties and examples. Text uses the man page's light markup
+/// (`code` in bold; flags are set in bold by themselves). Everything here must describe what
+/// the code does today: paths from `Paths`, `FileSecretStore` and `RuntimeTokenCache`, variables
+/// that Sources actually read (a test checks every `KCAUTH_*` name).
+enum ManPageText {
+    /// The page's date. Fixed rather than today's, so that regenerating an unchanged page
+    /// changes nothing; bump it when the page's content changes.
+    static let date = "2026-11-21"
+
+    static let name = "sign in to Keycloak and OpenID Connect providers and print access tokens"
+
+    static let description: [ManBlock] = [
+        .text("""
+        kcauth signs you in to Keycloak, or any OpenID Connect provider, from a terminal, and hands \
+        scripts a valid access token. `kcauth login` opens your browser and receives the answer on \
+        a loopback listener (authorization code with PKCE for a public client, RFC 8252), or uses \
+        the device flow (RFC 8628) when no browser can be shown. The ID token is verified, and the \
+        session is kept in your desktop keyring through libsecret. `kcauth token` prints the \
+        access token, refreshed first when it is about to expire.
+        """),
+        .text("""
+        Every command works on one profile: --profile NAME, else KCAUTH_PROFILE, else the \
+        configuration file's `default_profile` (set with `kcauth use`), else `default`. A profile \
+        keeps the settings that worked (issuer, client id, scope, port, flow, storage, CA file) \
+        in the configuration file, so a later `kcauth login` needs no flags.
+        """),
+        .text("""
+        Data (a token, a report, JSON) goes to standard output, messages go to standard error. \
+        An error is one line, `error: what happened; what to do`, and the exit status says what \
+        kind of failure it was (see EXIT STATUS).
+        """),
+    ]
+
+    /// Variables that no option names (those come from `OptionSpec.environment`).
+    static let environment: [ManBlock] = [
+        .item("`KCAUTH_TOKEN_CACHE`", """
+        `off` (or `0`, `no`, `false`) turns off the runtime cache of access tokens (see FILES).
+        """),
+        .item("`BROWSER`", """
+        The commands that open the sign-in page: a colon-separated list, tried in order until \
+        one starts. In a command, `%s` stands for the URL (`%%` for a percent sign); without it \
+        the URL is appended. Words are split on white space and run without a shell. Unset or \
+        empty: `xdg-open`. For the automatic choice of flow, `none` means that there is no \
+        browser and any other value that there is one.
+        """),
+        .item("`CI`", "`true`, `1` or `yes`: the automatic choice of flow is the device flow."),
+        .item("`SSH_CONNECTION`, `SSH_TTY`", """
+        An SSH session: the automatic choice of flow is the device flow, unless the session \
+        forwards a display.
+        """),
+        .item("`DISPLAY`, `WAYLAND_DISPLAY`", "A graphical display: the automatic choice of flow is the browser flow."),
+        .item("`NO_COLOR`", """
+        When set and not empty, the device flow's code is not shown in bold and its QR code \
+        contains no colour escape sequences. kcauth uses no other colour.
+        """),
+        .item("`TERM`", """
+        `dumb`: login prints plain lines (no countdown line, no escape sequences), as it does \
+        when standard error is not a terminal.
+        """),
+        .item("`DBUS_SESSION_BUS_ADDRESS`", """
+        The D-Bus session bus on which the Secret Service (the keyring) is reached; when unset, \
+        the socket `$XDG_RUNTIME_DIR/bus`.
+        """),
+        .item("`XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_RUNTIME_DIR`, `XDG_CACHE_HOME`, `HOME`", """
+        Where kcauth keeps its files (see FILES). Relative values are ignored, as the XDG Base \
+        Directory specification requires.
+        """),
+        .item("`https_proxy`, `HTTPS_PROXY`, `http_proxy`, `all_proxy`, `ALL_PROXY`, `no_proxy`, `NO_PROXY`", """
+        Proxies, read by libcurl (`http_proxy` in lower case only). When a request fails while \
+        one is set, the error message says so.
+        """),
+    ]
+
+    /// Extra sentences for variables that options name, after the generated "used when the
+    /// flag is absent" sentence.
+    static let environmentNotes: [String: String] = [
+        "KCAUTH_PROFILE": "It wins over the configuration file's `default_profile`.",
+        "KCAUTH_STORAGE": """
+        Every command reads it, and it wins over the profile's `storage` setting.
+        """,
+        "KCAUTH_FLOW": "Case does not matter; it counts for one run and is not remembered.",
+        "KCAUTH_CA_FILE": """
+        Every command that talks to the provider (token when it refreshes, refresh, logout, \
+        whoami, doctor) uses it instead of the profile's `ca_file`.
+        """,
+    ]
+
+    static let files: [ManBlock] = [
+        .item("`$XDG_CONFIG_HOME/kcauth/config` (default `~/.config/kcauth/config`)", """
+        The configuration file: an INI file meant to be edited by hand, with no secrets in it. \
+        Keys before the first `[section]` are global (`default_profile`); each `[NAME]` section \
+        is a profile with the keys `issuer`, `client_id`, `scope`, `port`, `flow`, `storage` and \
+        `ca_file`. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
+        writes, writes atomically (directory 0700, file 0600), and never rewrites a file it \
+        cannot parse.
+        """),
+        .item("`$XDG_STATE_HOME/kcauth/PROFILE.json` (default `~/.local/state/kcauth/`)", """
+        The session of a profile with `storage = file`, in plaintext: directory 0700, file \
+        0600, written atomically. kcauth refuses to read a file that is a symlink, is not yours, \
+        or can be read by group or others.
+        """),
+        .item("`$XDG_RUNTIME_DIR/kcauth/PROFILE.token`", """
+        The runtime cache: the access token only (never the refresh token), so that `kcauth \
+        token` needs no keyring call while the token is valid. Directory 0700, file 0600, \
+        trusted only if it is yours with no access for group or others; login, refresh and \
+        logout replace or remove it. There is none without `$XDG_RUNTIME_DIR` or with \
+        `KCAUTH_TOKEN_CACHE=off`.
+        """),
+        .item("`$XDG_RUNTIME_DIR/kcauth/PROFILE.lock`", """
+        The lock (`flock`) that serialises the refreshes and logouts of a profile across \
+        processes; without `$XDG_RUNTIME_DIR` it is in `$XDG_CACHE_HOME/kcauth/`, else \
+        `~/.cache/kcauth/`. The empty file stays; the kernel releases the lock when a process \
+        ends.
+        """),
+    ]
+
+    static let security: [ManBlock] = [
+        .text("""
+        What is stored where. The session (the access, refresh and ID tokens, their expiry times, \
+        the granted scope and the provider's endpoints) is one Secret Service item per profile, \
+        with schema `dev.kcauth.AuthState` and the attributes `profile`, `issuer` and \
+        `client_id` (`secret-tool search profile default` shows it). With --storage file it is \
+        a plaintext file that is as safe as your account (see FILES); with --storage memory it \
+        is kept nowhere. kcauth never falls back from the keyring to a file by itself: when the \
+        keyring is unavailable, locked or not responding, it exits with status 5. The runtime \
+        cache holds access tokens only. The configuration file holds no tokens.
+        """),
+        .text("""
+        What is sent where. Codes and tokens go only to the endpoints of the issuer's discovery \
+        document, whose `issuer` must match. TLS is always verified (against the system's \
+        certificates, or those of --ca-file); there is no option to turn that off, and plain \
+        http is accepted only for a loopback issuer (127.0.0.0/8, ::1, localhost). The browser \
+        gets the authorization request (client id, redirect URI, scope, PKCE challenge, state \
+        and nonce) and never a token, except that `kcauth logout --browser` passes the ID token \
+        as `id_token_hint`, so it reaches the browser's command line and history. kcauth puts \
+        no token in a command line, an error message or a child process's environment, and the \
+        browser launcher's output goes to standard error.
+        """),
+        .text("""
+        RFC 8252 (OAuth 2.0 for native apps). kcauth is a public client: it has no client \
+        secret, and PKCE with S256 (RFC 7636) binds the authorization code to the login that \
+        asked for it. You sign in in the system browser, never in a web view of kcauth, so \
+        kcauth never sees your password. The redirect comes back to a listener bound to \
+        127.0.0.1 only (not localhost, which may resolve elsewhere), on a free port unless \
+        --port is given, so register `http://127.0.0.1/callback` without a port (section 7.3). \
+        The listener answers other paths with 404, ignores a response whose `state` is not this \
+        login's, and checks `iss` (RFC 9207). The ID token's signature and claims are checked \
+        before anything is stored.
+        """),
+        .text("""
+        With the device flow (RFC 8628), approve only a code that kcauth has just shown you: \
+        whoever started the flow gets the session.
+        """),
+    ]
+
+    static let examples: [ManBlock] = [
+        .text("Sign in to a Keycloak realm; the profile remembers the rest, so later logins need no flags:"),
+        .example([
+            "kcauth login --server https://sso.example.com --realm demo \\",
+            "    --client-id cli",
+            "kcauth login",
+        ]),
+        .text("Call an API from a script, with a token that is valid for at least 30 seconds:"),
+        .example([
+            "curl -H \"$(kcauth token -o header)\" https://api.example.com/",
+            "TOKEN=$(kcauth token --profile work) || exit",
+            "eval \"$(kcauth token -o env)\"",
+        ]),
+        .text("kubectl, with kcauth as its exec credential plugin (in ~/.kube/config):"),
+        .example([
+            "users:",
+            "- name: oidc",
+            "  user:",
+            "    exec:",
+            "      apiVersion: client.authentication.k8s.io/v1",
+            "      command: kcauth",
+            "      args: [\"token\", \"--id-token\", \"-o\", \"exec-credential\"]",
+            "      interactiveMode: Never",
+        ]),
+        .text("""
+        A CI job with the device flow: the link and the code go to the job's log, someone \
+        approves them, and the access token is printed once and kept nowhere (exit status 3 when \
+        the sign-in is denied or the code expires):
+        """),
+        .example([
+            "TOKEN=$(kcauth login --device --storage memory -o raw \\",
+            "    --issuer https://sso.example.com/realms/demo --client-id ci) || exit",
+            "curl -H \"Authorization: Bearer $TOKEN\" https://api.example.com/",
+        ]),
+        .text("Shell completion for the current bash session:"),
+        .example(["source <(kcauth completion bash)"]),
+    ]
+
+    static let seeAlso: [ManBlock] = [
+        .text("`secret-tool`(1), `xdg-open`(1), `gnome-keyring-daemon`(1), `curl`(1)"),
+        .text("""
+        RFC 6749 (OAuth 2.0), RFC 7636 (PKCE), RFC 8252 (OAuth 2.0 for Native Apps), RFC 8628 \
+        (Device Authorization Grant), RFC 7009 (Token Revocation), RFC 9207 (Issuer \
+        Identification), OpenID Connect Core 1.0 and RP-Initiated Logout 1.0.
+        """),
+    ]
+}
