@@ -106,10 +106,10 @@ enum DoctorCommand: Command {
 
     static func renderJSON(_ checks: [DoctorCheck], profile: String) -> String {
         let items = checks.map { c in
-            JSON.object([("id", JSON.string(c.id)), ("title", JSON.string(c.title)), ("status", JSON.string(c.status.rawValue)),
-                         ("detail", JSON.string(c.detail)), ("fix", c.fix.map(JSON.string) ?? "null")])
+            JSONValue.fields([("id", .string(c.id)), ("title", .string(c.title)), ("status", .string(c.status.rawValue)),
+                              ("detail", .string(c.detail)), ("fix", .string(c.fix))])
         }
-        return JSON.object([("profile", JSON.string(profile)), ("ok", checks.allPassed ? "true" : "false"),
-                            ("checks", "[" + items.joined(separator: ",") + "]")]) + "\n"
+        return JSONValue.fields([("profile", .string(profile)), ("ok", .bool(checks.allPassed)),
+                                 ("checks", .array(items))]).compact + "\n"
     }
 }

@@ -61,14 +61,14 @@ struct LoginStorage {
         case "raw":
             console.out(state.accessToken + "\n")
         case "json":
-            console.out(JSON.object([
-                ("access_token", JSON.string(state.accessToken)),
-                ("token_type", JSON.string(state.tokenType)),
-                ("expires_at", state.expiresAt.map(JSON.string) ?? "null"),
-                ("scope", JSON.string(state.scope)),
-                ("issuer", JSON.string(state.issuer)),
-                ("profile", JSON.string(profile)),
-            ]) + "\n")
+            console.out(JSONValue.fields([
+                ("access_token", .string(state.accessToken)),
+                ("token_type", .string(state.tokenType)),
+                ("expires_at", .string(state.expiresAt)),
+                ("scope", .string(state.scope)),
+                ("issuer", .string(state.issuer)),
+                ("profile", .string(profile)),
+            ]).compact + "\n")
         default:
             if kind == .memory {
                 console.err("Nothing was kept (--storage memory): the session ends with this command; "

@@ -48,7 +48,7 @@ enum SetupClientCommand: Command {
             # The same with kcadm.sh:
             \(script)
             # Then sign in with:
-            #   kcauth login --issuer \(issuer) --client-id \(KeycloakClientTemplate.shellQuote(clientID))
+            #   kcauth login --issuer \(issuer) --client-id \(Shell.quote(clientID))
 
             """)
     }

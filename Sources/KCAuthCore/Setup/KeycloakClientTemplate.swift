@@ -5,6 +5,8 @@
 public struct KeycloakClientTemplate: Sendable, Equatable {
     /// Keycloak accepts any port for a registered loopback URI without one (notes: keycloak-26 §a).
     public static let redirectURI = "http://127.0.0.1/callback"
+    /// Where `kcauth logout --browser` asks to be sent back (any port, like the redirect URI).
+    public static let postLogoutRedirectURI = "http://127.0.0.1/logged-out"
 
     public var clientID: String
 
@@ -18,7 +20,7 @@ public struct KeycloakClientTemplate: Sendable, Equatable {
     /// The client representation, as the admin console's "Import client" and `kcadm.sh create
     /// clients -f` read it. Keys in a fixed order, so the output is stable and diffable.
     public var json: String {
-        let q = Self.jsonString
+        let q = JSONValue.quoted
         return """
         {
           "clientId": \(q(clientID)),
@@ -35,7 +37,8 @@ public struct KeycloakClientTemplate: Sendable, Equatable {
           "webOrigins": [],
           "attributes": {
             "pkce.code.challenge.method": "S256",
-            "oauth2.device.authorization.grant.enabled": "true"
+            "oauth2.device.authorization.grant.enabled": "true",
+            "post.logout.redirect.uris": \(q(Self.postLogoutRedirectURI))
           }
         }
 
@@ -44,7 +47,7 @@ public struct KeycloakClientTemplate: Sendable, Equatable {
 
     /// `kcadm.sh` commands that create the same client; a shell script (values quoted).
     public func kcadm(server: String, realm: String) -> String {
-        let sh = Self.shellQuote
+        let sh = Shell.quote
         return """
         # Log in as an administrator (kcadm.sh asks for the password):
         kcadm.sh config credentials --server \(sh(server)) --realm master --user admin
@@ -53,26 +56,5 @@ public struct KeycloakClientTemplate: Sendable, Equatable {
         \(json)KCAUTH_CLIENT
 
         """
-    }
-
-    /// A JSON string literal (RFC 8259 §7).
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// Single quotes keep every byte literal in a POSIX shell; a quote inside becomes '\''.
-    public static func shellQuote(_ s: String) -> String {
-        "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 }
