@@ -1,16 +1,49 @@
-# kcauth — build, test, demo. `make help` lists the targets.
+# kcauth — build, test, demo, install, package. `make help` lists the targets.
 SWIFT      ?= swift
 PYTHON     ?= .venv/bin/python
-PREFIX     ?= /usr/local
 BIN_DEBUG   = .build/debug/kcauth
 
-.PHONY: help deps build release unit integration test demo provider clean
+# Release build: the Swift standard library linked in, so the binary runs without a toolchain.
+# SCRATCH is SwiftPM's scratch path (e.g. SCRATCH=.build-release to keep it apart from .build).
+SCRATCH       ?= .build
+RELEASE_FLAGS ?= -c release --static-swift-stdlib
+BIN_RELEASE    = $(SCRATCH)/release/kcauth
+SWIFT_SOURCES := Package.swift $(shell find Sources -type f 2>/dev/null)
+
+# Install layout (GNU conventions; DESTDIR for packagers). BINARY=path installs that binary
+# instead of building one; INSTALL_STRIP= keeps the symbols.
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALL     ?= install
+INSTALL_STRIP ?= -s
+BINARY      ?=
+
+# Generated from the CLI and kept in the tree.
+MANPAGE         ?= man/kcauth.1
+BASH_COMPLETION ?= completions/kcauth.bash
+ZSH_COMPLETION  ?= completions/_kcauth
+FISH_COMPLETION ?= completions/kcauth.fish
+DOC_FILES        = $(MANPAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLETION)
+
+DIST ?= dist
+
+.PHONY: help deps build release unit integration test demo provider clean \
+        install uninstall package package-test
 
 help:
 	@echo "make demo         build kcauth and sign in to the bundled local test provider (DEMO_ARGS=--real-browser)"
 	@echo "make test         install dependencies, build, run unit and integration tests"
 	@echo "make build        debug build (.build/debug/kcauth)"
-	@echo "make release      release build (.build/release/kcauth)"
+	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth, SCRATCH=.build)"
+	@echo "make install      release build, then install binary, man page and completions (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make uninstall    remove what make install installed (same PREFIX and DESTDIR)"
+	@echo "make package      build the Debian package $(DIST)/kcauth_<version>-1_<arch>.deb (scripts/build-deb)"
+	@echo "make package-test build the package; lintian, contents, run without the toolchain, apt install in a debootstrapped Debian (~1.5 min, root)"
 	@echo "make provider     start the local test provider in the foreground (PORT=8180)"
 	@echo "make deps         install apt packages and the test provider's Python venv"
 
@@ -21,14 +54,26 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH)
+
+# install builds only when a source is newer than the binary, so that `make release` followed by
+# `sudo make install` runs no build as root (root-owned files in .build would break later builds).
+$(BIN_RELEASE): $(SWIFT_SOURCES)
+	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH)
+	@touch $@
 
 unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# The package tests (release build, lintian, apt install into a debootstrapped Debian 12) need
+# root; as root they run with the rest, elsewhere `make package-test` runs them on their own.
+PACKAGE_TEST ?= $(if $(filter 0,$(shell id -u)),1,)
+
 integration: deps build
-	KCAUTH_BIN=$(CURDIR)/$(BIN_DEBUG) $(PYTHON) -m pytest Tests/Integration -q -p no:cacheprovider
+	KCAUTH_BIN=$(CURDIR)/$(BIN_DEBUG) KCAUTH_PACKAGE_TEST=$(PACKAGE_TEST) KCAUTH_CHROOT_TEST=$(PACKAGE_TEST) \
+	  KCAUTH_SCRATCH=$(SCRATCH) \
+	  $(PYTHON) -m pytest Tests/Integration -q -p no:cacheprovider
 
 # The whole suite: what CI runs (.ci/run) and what README tells contributors to run.
 test: unit integration
@@ -39,5 +84,34 @@ demo: deps build
 provider: deps
 	$(PYTHON) Tests/Provider/run.py --port $(or $(PORT),8180)
 
+# A missing man page or completion stops the install before anything is built or copied.
+$(DOC_FILES):
+	@echo "make: $@ is missing: the man page and completions are generated from the CLI (scripts/generate-docs)" >&2
+	@exit 1
+
+install: $(DOC_FILES) $(if $(BINARY),,$(BIN_RELEASE))
+	@test -x "$(or $(BINARY),$(BIN_RELEASE))" || { echo "make: no kcauth binary at $(or $(BINARY),$(BIN_RELEASE))" >&2; exit 1; }
+	$(INSTALL) -D -m 755 $(INSTALL_STRIP) "$(or $(BINARY),$(BIN_RELEASE))" "$(DESTDIR)$(BINDIR)/kcauth"
+	$(INSTALL) -D -m 644 "$(MANPAGE)" "$(DESTDIR)$(MANDIR)/man1/kcauth.1"
+	$(INSTALL) -D -m 644 "$(BASH_COMPLETION)" "$(DESTDIR)$(BASHCOMPDIR)/kcauth"
+	$(INSTALL) -D -m 644 "$(ZSH_COMPLETION)" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth"
+	$(INSTALL) -D -m 644 "$(FISH_COMPLETION)" "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/kcauth" "$(DESTDIR)$(MANDIR)/man1/kcauth.1" \
+	      "$(DESTDIR)$(BASHCOMPDIR)/kcauth" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth" \
+	      "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
+
+package:
+	scripts/build-deb --scratch-path $(SCRATCH) --out $(DIST)
+
+# Builds the .deb (a release build, hence not part of `make test`), runs lintian on it, inspects it,
+# runs the extracted binary with the Swift toolchain hidden, and installs it with apt-get into a
+# debootstrapped Debian (scripts/deb-chroot-test; needs root and the Debian mirror; CHROOT_TEST= skips it).
+CHROOT_TEST ?= 1
+package-test: deps
+	KCAUTH_PACKAGE_TEST=1 KCAUTH_CHROOT_TEST=$(CHROOT_TEST) KCAUTH_SCRATCH=$(SCRATCH) \
+	  $(PYTHON) -m pytest Tests/Integration/test_packaging.py -q -s -p no:cacheprovider
+
 clean:
-	rm -rf .build .cache
+	rm -rf .build .cache $(DIST)

@@ -24,7 +24,7 @@ let package = Package(
         // libsecret and libcurl are dlopen()ed on first use, so `kcauth token` starts without
         // loading them (Sources/CLibSecret/include/CLibSecret.h and CCurl.h say more).
         .target(name: "CLibSecret", path: "Sources/CLibSecret"),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),  // libcrypto only: no TLS here
         .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
