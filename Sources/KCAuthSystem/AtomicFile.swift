@@ -54,6 +54,11 @@ public enum AtomicFile {
             throw failure("read", path)
         }
         defer { close(fd) }
+        return try readToEnd(fd, path: path)
+    }
+
+    /// Everything left to read from `fd`, as UTF-8 text (`path` names it in errors).
+    static func readToEnd(_ fd: Int32, path: String) throws -> String {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {

@@ -57,7 +57,7 @@ struct LoopbackConnection {
             guard path == callbackPath else {
                 return respond(status: 404, html: LoopbackPages.small("Not found"))
             }
-            let request = CallbackRequest(parameters: QueryDecoder.decode(query ?? ""))
+            let request = CallbackRequest(parameters: FormEncoding.decode(query ?? ""))
             switch judge(request) {
             case .keepWaiting(let page):
                 return respond(status: page.status, html: page.html)

@@ -21,16 +21,7 @@ enum PrivateFile {
         guard info.st_mode & S_IFMT == S_IFREG else { throw refuse(path, "is not a regular file", fix: "remove it") }
         try checkOwnerAndMode(info, path: path, fix: "`chmod 600 \(path)` if you trust it, or remove it and log in again")
 
-        var data: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw failure("read", path) }
-            if n == 0 { break }
-            data += buffer[0..<n]
-        }
-        return String(decoding: data, as: UTF8.self)
+        return try AtomicFile.readToEnd(fd, path: path)
     }
 
     /// Checks the directory a private file lives in: ours, and nobody else may write to it (or

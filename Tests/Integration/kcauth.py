@@ -62,3 +62,17 @@ class Kcauth:
             timeout=timeout, stdin=stdin,
         )
         return Result(completed, time.monotonic() - start)
+
+
+def stored_items(keyring):
+    """The kcauth items in `keyring` (a KeyringSession), as attribute dicts; secrets not read."""
+    r = keyring.secret_tool("search", "--all", "--unlock", "xdg:schema", "dev.kcauth.AuthState")
+    items, current = [], None
+    for line in (r.stdout + r.stderr).splitlines():
+        if line.startswith("["):
+            current = {}
+            items.append(current)
+        elif line.startswith("attribute.") and current is not None:
+            key, _, value = line[len("attribute."):].partition(" = ")
+            current[key] = value
+    return items

@@ -11,25 +11,11 @@ import pytest
 import requests
 from jwcrypto import jwk, jwt
 
-from kcauth import Kcauth
+from kcauth import Kcauth, stored_items
 
 
 def login_args(provider, *extra, client_id="kcauth"):
     return ("login", "--issuer", provider.issuer, "--client-id", client_id, "--timeout", "30", *extra)
-
-
-def stored_items(keyring):
-    """`secret-tool search --all profile default` as a list of attribute dicts (secrets not read)."""
-    r = keyring.secret_tool("search", "--all", "--unlock", "xdg:schema", "dev.kcauth.AuthState")
-    items, current = [], None
-    for line in (r.stdout + r.stderr).splitlines():
-        if line.startswith("["):
-            current = {}
-            items.append(current)
-        elif line.startswith("attribute.") and current is not None:
-            key, _, value = line[len("attribute."):].partition(" = ")
-            current[key] = value
-    return items
 
 
 def free_port():

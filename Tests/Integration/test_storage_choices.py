@@ -9,26 +9,12 @@ import stat
 import requests
 from jwcrypto import jwk, jwt
 
-from kcauth import Kcauth
+from kcauth import Kcauth, stored_items
 from keyring import KeyringSession, no_bus_env
 
 
 def login_args(provider, *extra):
     return ("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", *extra)
-
-
-def stored_items(keyring):
-    """The kcauth items in the keyring, as attribute dicts (secrets not read)."""
-    r = keyring.secret_tool("search", "--all", "--unlock", "xdg:schema", "dev.kcauth.AuthState")
-    items, current = [], None
-    for line in (r.stdout + r.stderr).splitlines():
-        if line.startswith("["):
-            current = {}
-            items.append(current)
-        elif line.startswith("attribute.") and current is not None:
-            key, _, value = line[len("attribute."):].partition(" = ")
-            current[key] = value
-    return items
 
 
 def mode(path):

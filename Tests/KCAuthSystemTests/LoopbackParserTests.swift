@@ -29,6 +29,6 @@ struct LoopbackParserTests {
         ("k%20ey=v=w", ["k ey": "v=w"]),
     ])
     func query(text: String, expected: [String: String]) {
-        #expect(QueryDecoder.decode(text) == expected)
+        #expect(FormEncoding.decode(text) == expected)
     }
 }

@@ -25,15 +25,16 @@ public enum FormEncoding {
         fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
-    /// Decodes a query string; `+` means space (HTML forms), `%XX` bytes are UTF-8.
-    /// A repeated name keeps its first value; malformed escapes are kept literally.
+    /// Decodes a query string, e.g. the authorization response (RFC 6749 §4.1.2); `+` means space
+    /// (HTML forms), `%XX` bytes are UTF-8 (invalid UTF-8 becomes U+FFFD). A repeated name keeps
+    /// its first value (§3.1: parameters must not repeat); malformed escapes are kept literally.
     public static func decode(_ query: String) -> [String: String] {
         var result: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = unescape(String(parts[0]))
             let value = parts.count > 1 ? unescape(String(parts[1])) : ""
-            if result[name] == nil { result[name] = value }
+            if !name.isEmpty, result[name] == nil { result[name] = value }
         }
         return result
     }
