@@ -30,7 +30,10 @@ public struct KCAuthContext: Sendable {
     /// The fresh-token use case of a profile; libcurl is set up only if a refresh is needed.
     public func getToken(profile: String) throws -> GetToken {
         let clock = self.clock
-        return GetToken(store: try store(for: profile), clock: clock, lock: lock, cache: tokenCache,
+        let kind = try storageKind(for: profile, option: nil)
+        // A memory session lives only inside one `login`: no runtime copy may stand in for it.
+        return GetToken(store: makeStore(kind, profile: profile), clock: clock, lock: lock,
+                        cache: kind == .memory ? nil : tokenCache,
                         refresher: { [self] in TokenRefresher(http: http(caFile: try? caFile(for: profile)), clock: clock) })
     }
 

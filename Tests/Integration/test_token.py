@@ -192,3 +192,10 @@ def test_a_swift_program_shares_the_session_through_the_library(start_provider, 
 
     missing = subprocess.run([str(example), "nobody"], env=kcauth.env, capture_output=True, text=True, timeout=60)
     assert missing.returncode == 4 and "run `kcauth login --profile nobody`" in missing.stdout
+
+
+def test_a_memory_session_never_answers_from_the_runtime_cache(provider, keyring, kcauth):
+    login(kcauth, provider)
+    assert kcauth("token").returncode == 0  # the keyring session is now in the runtime cache
+    r = kcauth("token", env={"KCAUTH_STORAGE": "memory"})
+    assert r.returncode == 4 and r.stdout == "", r
