@@ -1,30 +1,5 @@
 import KCAuthCore
 
-/// What the command line asks for.
-public enum Invocation: Sendable, Equatable {
-    /// General help (nil) or help for one command.
-    case help(command: String?)
-    case version
-    case run(ParsedCommand)
-}
-
-/// A command with its options, as given on the command line (not yet interpreted).
-public struct ParsedCommand: Sendable, Equatable {
-    public var name: String
-    public var values: [String: String] = [:]
-    public var flags: Set<String> = []
-    public var positionals: [String] = []
-
-    public init(name: String, values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []) {
-        self.name = name
-        self.values = values
-        self.flags = flags
-        self.positionals = positionals
-    }
-
-    public func value(_ long: String) -> String? { values[long] }
-    public func flag(_ long: String) -> Bool { flags.contains(long) }
-}
 
 /// The hand-rolled parser: a pure function from argv (without the program name) to an
 /// `Invocation`, driven by `CommandTable`. Accepts `--opt value`, `--opt=value`, `-o value`,

@@ -35,53 +35,6 @@ struct LibSecretFailure: Error {
     }
 }
 
-/// libsecret is loaded on first use, not at start-up (see CLibSecret.h).
-enum LibSecretLibrary {
-    static func load() throws {
-        guard kc_secret_load() == 1 else {
-            throw KCAuthError(.storageUnavailable, "cannot load libsecret: \(String(cString: kc_secret_load_error()))",
-                              hint: "install the libsecret-1-0 package")
-        }
-    }
-}
-
-/// The user-facing messages and hints of the three storage states, in one place.
-enum LibSecretMessages {
-    static let unavailableHint = "kcauth needs a Secret Service (gnome-keyring, KeePassXC…) on the "
-        + "D-Bus session bus; run inside a desktop session or start gnome-keyring-daemon --unlock"
-        + explicitFileHint
-    /// Only ever a hint: kcauth never falls back to a plaintext file by itself (issue 5).
-    static let explicitFileHint = ", or choose `--storage file` explicitly (a plaintext file)"
-    // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it starts a
-    // second one); `--replace --unlock` does (verified against gnome-keyring 42.1).
-    static let lockedHint = "unlock it: log in to the desktop session or open \"Passwords and Keys\"; "
-        + "headless, pipe its password into `gnome-keyring-daemon --replace --unlock`"
-    static let notRespondingHint = "restart gnome-keyring-daemon (or log out and back in)"
-
-    static func noBus(_ reason: String) -> KCAuthError {
-        KCAuthError(.storageUnavailable, "no D-Bus session bus: \(reason)", hint: unavailableHint)
-    }
-
-    static let noCollectionHint = "create one: log in to a desktop session once, or pipe a new "
-        + "password into `gnome-keyring-daemon --replace --unlock`" + explicitFileHint
-
-    static func noDefaultCollection(cause: String? = nil) -> KCAuthError {
-        KCAuthError(.storageUnavailable,
-                    "the keyring has no default collection (no login keyring was ever created)",
-                    hint: noCollectionHint, cause: cause)
-    }
-
-    static func locked(_ label: String?) -> KCAuthError {
-        let name = label.map { "the keyring \"\($0)\"" } ?? "the keyring"
-        return KCAuthError(.storageLocked, "\(name) is locked", hint: lockedHint)
-    }
-
-    static func notResponding(_ seconds: Double, cause: String?) -> KCAuthError {
-        KCAuthError(.storageNotResponding,
-                    "the keyring did not answer within \(formatSeconds(seconds))",
-                    hint: notRespondingHint, cause: cause)
-    }
-}
 
 extension LibSecretFailure {
     /// Maps a libsecret/GDBus error to one of the three storage states (notes §4.6).

@@ -70,11 +70,3 @@ public struct TokenRefresher: Sendable {
         error.message.components(separatedBy: "failed: ").last ?? "invalid_grant"
     }
 }
-
-extension IDTokenClaims {
-    /// Claims of a token that was validated when it was stored; no signature check here.
-    public static func unverified(_ token: String) -> IDTokenClaims? {
-        guard let jws = try? CompactJWS(token) else { return nil }
-        return try? JSONDecoder().decode(IDTokenClaims.self, from: Data(jws.payload))
-    }
-}

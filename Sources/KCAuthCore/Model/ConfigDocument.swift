@@ -105,23 +105,3 @@ public struct ConfigDocument: Sendable, Equatable {
         KCAuthError(.configuration, "\(path):\(line): \(what)", hint: "fix the file by hand; kcauth never rewrites a file it cannot read")
     }
 }
-
-public enum ProfileName {
-    public static let defaultName = "default"
-
-    public static func isValid(_ name: String) -> Bool {
-        // The name becomes part of file names (lock, cache, file store): start with a letter or
-        // digit, so "..", "-x" and hidden files cannot happen.
-        !name.isEmpty && name.count <= 64 && (name.first!.isLetter || name.first!.isNumber) && name.first!.isASCII
-            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) }
-    }
-}
-
-extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
-        return String(s)
-    }
-}

@@ -1,3 +1,5 @@
+import KCAuthCrypto
+
 import FoundationEssentials
 
 /// The ID token claims kcauth checks or shows (OpenID Connect Core §2, §5.1; Keycloak adds
@@ -44,4 +46,12 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
 
     /// The name to greet the user with.
     public var displayName: String { preferredUsername ?? email ?? name ?? sub }
+}
+
+extension IDTokenClaims {
+    /// Claims of a token that was validated when it was stored; no signature check here.
+    public static func unverified(_ token: String) -> IDTokenClaims? {
+        guard let jws = try? CompactJWS(token) else { return nil }
+        return try? JSONDecoder().decode(IDTokenClaims.self, from: Data(jws.payload))
+    }
 }

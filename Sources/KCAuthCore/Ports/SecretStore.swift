@@ -21,19 +21,3 @@ public protocol SecretStore: Sendable {
     @discardableResult
     func delete(profile: String) throws -> Bool
 }
-
-/// The attributes an item is stored under (Secret Service schema `dev.kcauth.AuthState`).
-public struct SecretKey: Sendable, Hashable {
-    public var profile: String
-    public var issuer: String
-    public var clientID: String
-
-    public init(profile: String, issuer: String, clientID: String) {
-        self.profile = profile
-        self.issuer = issuer
-        self.clientID = clientID
-    }
-
-    /// The item label a keyring UI shows.
-    public var label: String { "kcauth: \(profile) (\(clientID) at \(issuer))" }
-}

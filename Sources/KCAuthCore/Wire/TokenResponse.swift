@@ -44,27 +44,6 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
     }
 }
 
-/// An OAuth error body (RFC 6749 §5.2).
-public struct OAuthErrorResponse: Sendable, Equatable, Decodable {
-    public var error: String
-    public var errorDescription: String?
-
-    enum CodingKeys: String, CodingKey {
-        case error
-        case errorDescription = "error_description"
-    }
-
-    public init(error: String, errorDescription: String? = nil) {
-        self.error = error
-        self.errorDescription = errorDescription
-    }
-
-    /// `invalid_grant (Code not valid)`: the error code plus the provider's words, for messages.
-    public var summary: String {
-        guard let d = errorDescription, !d.isEmpty else { return error }
-        return "\(error) (\(Sanitize.oneLine(d, limit: 200)))"
-    }
-}
 
 extension KeyedDecodingContainer {
     /// Some providers send numbers as strings (`"expires_in": "300"`); accept both.
@@ -72,15 +51,5 @@ extension KeyedDecodingContainer {
         if let n = try? decodeIfPresent(Double.self, forKey: key) { return n }
         if let s = try? decodeIfPresent(String.self, forKey: key) { return Double(s) }
         return nil
-    }
-}
-
-/// Text from a provider or a peer goes into one-line terminal messages: strip control characters
-/// so nothing can move the cursor or fake another line.
-public enum Sanitize {
-    public static func oneLine(_ s: String, limit: Int = 300) -> String {
-        var out = String(s.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
-        if out.count > limit { out = String(out.prefix(limit)) + "…" }
-        return out
     }
 }

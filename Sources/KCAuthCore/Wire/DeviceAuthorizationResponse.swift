@@ -1,38 +1,6 @@
 import FoundationEssentials
 import KCAuthCrypto
 
-/// One device authorization request (RFC 8628 §3.1) with the PKCE verifier kept for the token
-/// poll. Keycloak requires an S256 challenge here whenever the client enforces PKCE
-/// (keycloak#9710), and verifies it when sent anyway, so kcauth always sends one.
-public struct DeviceAuthorizationRequest: Sendable, Equatable {
-    public static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
-
-    /// RFC 7636 §4.1: 32 random bytes → 43 base64url characters.
-    public let codeVerifier: String
-    public let clientID: String
-    public let scope: String
-
-    public init(clientID: String, scope: String, random: any RandomSource) throws {
-        codeVerifier = Base64URL.encode(try random.bytes(32))
-        self.clientID = clientID
-        self.scope = scope
-    }
-
-    public var codeChallenge: String { PKCE.challenge(forVerifier: codeVerifier) }
-
-    /// §3.1: a public client identifies itself with `client_id` only.
-    public var fields: [(String, String)] {
-        [("client_id", clientID), ("scope", scope),
-         ("code_challenge", codeChallenge), ("code_challenge_method", "S256")]
-    }
-
-    /// §3.4, plus RFC 7636 §4.5's `code_verifier`.
-    public func tokenRequestFields(deviceCode: String) -> [(String, String)] {
-        [("grant_type", Self.grantType), ("device_code", deviceCode),
-         ("client_id", clientID), ("code_verifier", codeVerifier)]
-    }
-}
-
 /// The provider's answer (RFC 8628 §3.2): what the user must see and how the client must poll.
 public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
     /// §3.5: "If no value is provided, clients MUST use 5 as the default."

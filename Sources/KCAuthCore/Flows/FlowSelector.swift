@@ -1,0 +1,44 @@
+
+
+/// Chooses the login flow: a pure function of the settings and the environment.
+///
+/// Precedence: `--browser`/`--device`/`--flow` > `--qr` (which needs the device flow) >
+/// `KCAUTH_FLOW` > the profile's `flow` > `--no-browser` (the browser flow without a launcher,
+/// e.g. over `ssh -L`) > the automatic choice. `auto` at one level skips the levels below it.
+public enum FlowSelector {
+    public static func choose(flag: FlowSetting?, environmentSetting: FlowSetting?, profile: LoginFlow?,
+                              qrRequested: Bool, noBrowser: Bool, environment: [String: String]) -> FlowChoice {
+        if let forced = flag?.flow { return FlowChoice(forced, .flag) }
+        if qrRequested { return FlowChoice(.device, .qrRequested) }
+        if flag == nil {
+            if let forced = environmentSetting?.flow { return FlowChoice(forced, .environment) }
+            if environmentSetting == nil, let profile { return FlowChoice(profile, .profile) }
+        }
+        if noBrowser { return FlowChoice(.browser, .noBrowserFlag) }
+        return automatic(environment)
+    }
+
+    /// Prefer the browser; choose the device flow when there is no way to show one.
+    public static func automatic(_ environment: [String: String]) -> FlowChoice {
+        func value(_ name: String) -> String? {
+            environment[name].flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
+        }
+        let display = value("WAYLAND_DISPLAY").map { "WAYLAND_DISPLAY=\($0)" } ?? value("DISPLAY").map { "DISPLAY=\($0)" }
+        if value("BROWSER")?.trimmingWhitespace().lowercased() == "none" {
+            return FlowChoice(.device, .browserIsNone)
+        }
+        // Most CI services set CI=true; a job has nobody at a browser, but someone may read its log.
+        if let ci = value("CI"), ["true", "1", "yes"].contains(ci.lowercased()) {
+            return FlowChoice(.device, .continuousIntegration, detail: "CI=\(ci)")
+        }
+        // Over SSH a browser on this host is useless unless the display is forwarded, even when
+        // $BROWSER is set (a login shell's BROWSER=firefox would start and fail far away).
+        if value("SSH_CONNECTION") != nil || value("SSH_TTY") != nil {
+            return display.map { FlowChoice(.browser, .sshWithForwardedDisplay, detail: $0) }
+                ?? FlowChoice(.device, .sshWithoutDisplay)
+        }
+        if let display { return FlowChoice(.browser, .display, detail: display) }
+        if value("BROWSER") != nil { return FlowChoice(.browser, .browserVariable) }
+        return FlowChoice(.device, .noDisplay)
+    }
+}

@@ -1,0 +1,20 @@
+/// A bound loopback listener. `redirectURI` is known as soon as it exists, so the browser is
+/// opened only once a callback can be received.
+public protocol BoundRedirectListener: AnyObject {
+    /// `http://127.0.0.1:PORT/callback`
+    var redirectURI: String { get }
+
+    /// Serves connections until `judge` returns `.finish` for a request to the callback path, or
+    /// until `timeout` seconds pass (throws `timedOut`). Requests to other paths get 404 and are
+    /// not shown to `judge`. Several connections are served at once (browsers pre-connect).
+    func receive(timeout: Double, judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest
+
+    /// Makes `http://127.0.0.1:PORT/<secretPath>` answer once with a redirect to `location`, and
+    /// returns that local URL. The browser is started with it, so a URL that carries a token
+    /// (logout's `id_token_hint`) never appears in a process's argv, where other users can read
+    /// it, nor in a message; after one use the path answers 404.
+    func startURL(redirectingTo location: String, secretPath: String) -> String
+
+    /// Stops listening; idempotent.
+    func close()
+}
