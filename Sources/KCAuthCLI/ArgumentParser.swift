@@ -51,11 +51,14 @@ public enum ArgumentParser {
                 throw usage("invalid value '\(value)' for \(shown): use one of \(choices.joined(separator: ", "))")
             }
             result.values[option.long] = value
+            result.repeated[option.long, default: []].append(value)
         }
         while i < args.count {
             let arg = args[i]
             if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
-                guard result.positionals.count < spec.positionals.count else {
+                // A command that runs another (`exec`): from its first word on, everything is its.
+                if spec.takesCommandLine { onlyPositionals = true }
+                guard spec.takesCommandLine || result.positionals.count < spec.positionals.count else {
                     throw usage("unexpected argument '\(arg)' for `kcauth \(spec.name)`", suggestion: nil,
                                 or: "see `kcauth \(spec.name) --help`")
                 }

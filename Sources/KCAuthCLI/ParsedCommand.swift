@@ -6,6 +6,8 @@ public struct ParsedCommand: Sendable, Equatable {
     public var values: [String: String] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
+    /// Every value of an option given more than once, in order (`exec --env A --env B`).
+    public var repeated: [String: [String]] = [:]
 
     public init(name: String, values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []) {
         self.name = name
@@ -16,4 +18,5 @@ public struct ParsedCommand: Sendable, Equatable {
 
     public func value(_ long: String) -> String? { values[long] }
     public func flag(_ long: String) -> Bool { flags.contains(long) }
+    public func allValues(_ long: String) -> [String] { repeated[long] ?? values[long].map { [$0] } ?? [] }
 }

@@ -5,12 +5,14 @@ import KCAuthCore
 enum TokenOutput: String, CaseIterable {
     case raw, header, json, env
     case execCredential = "exec-credential"
+    case curl
 
     static let option = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "raw",
                                    choices: allCases.map(\.rawValue))
     static let idToken = OptionSpec("id-token", help: "Print the ID token instead of the access token")
 
-    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Double) -> String {
+    /// `exec` is the ExecCredential version kubectl asked for (`KUBERNETES_EXEC_INFO`).
+    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Double, exec: ExecCredentialVersion = .v1) throws -> String {
         let token = idToken ? (t.idToken ?? "") : t.accessToken
         let expiry = idToken ? t.idTokenExpiresAt : t.expiresAt
         switch self {
@@ -36,14 +38,10 @@ enum TokenOutput: String, CaseIterable {
             if idToken { fields.removeAll { $0.0 == "scope" } }
             return JSONValue.fields(fields).compact + "\n"
         case .execCredential:
-            // client.authentication.k8s.io/v1 ExecCredential: kubectl caches the token until
-            // expirationTimestamp, then runs the plugin again.
-            var status: [(String, JSONValue)] = [("token", .string(token))]
-            if let expiry { status.append(("expirationTimestamp", .string(RFC3339.format(expiry)))) }
-            return JSONValue.fields([("apiVersion", .string("client.authentication.k8s.io/v1")),
-                                     ("kind", .string("ExecCredential")),
-                                     ("status", .fields(status))]).compact + "\n"
+            // kubectl caches the token until expirationTimestamp, then runs the plugin again.
+            return ExecCredential(version: exec, token: token, expiresAt: expiry).json
+        case .curl:
+            return try CurlConfig.header(bearer: token)
         }
     }
-
 }

@@ -3,4 +3,4 @@ import KCAuthCLI
 import Glibc
 #endif
 
-exit(KCAuthMain.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current, console: StandardConsole()))
+exit(KCAuthMain.run(arguments: ProgramName.arguments(CommandLine.arguments), environment: ProcessEnvironment.current, console: StandardConsole()))

@@ -19,13 +19,16 @@ enum TokenCommand: Command {
             "curl -H \"$(kcauth token -o header)\" https://api.example.com/",
             "eval \"$(kcauth token -o env)\"",
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
+            "kcauth token -o curl | curl -K - https://api.example.com/   # token not in argv",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let profile = try services.profile(command)
         let request = GetToken.Request(profile: profile, minValid: try seconds(command, minValid, default: 30),
                                        idToken: command.flag("id-token"))
-        let token = try services.context.getToken(profile: profile).run(request)
+        let token = try KubectlLogin.whenNeeded(command, services, profile: profile) {
+            try services.context.getToken(profile: profile).run(request)
+        }
         try print(token, command, services, profile: profile)
     }
 
@@ -37,7 +40,8 @@ enum TokenCommand: Command {
         }
         if let notice = token.notice { services.console.err("note: \(notice)\n") }
         let format = command.value("output").flatMap(TokenOutput.init(rawValue:)) ?? .raw
-        services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.clock.now()))
+        services.console.out(try format.render(token, idToken: idToken, profile: profile, now: services.clock.now(),
+                                               exec: try KubectlLogin.execInfo(services).apiVersion))
     }
 
     static func seconds(_ command: ParsedCommand, _ option: OptionSpec, default value: Double) throws -> Double {
