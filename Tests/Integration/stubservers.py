@@ -204,3 +204,62 @@ class GitHTTPServer(_Server):
         super().__init__(_GitHandler)
         self.root = root
         self.check = check
+
+
+class _UnixHTTPServer(http.server.ThreadingHTTPServer):
+    address_family = __import__("socket").AF_UNIX
+
+    def server_bind(self):
+        self.socket.bind(self.server_address)
+        self.server_name, self.server_port = "localhost", 0
+
+
+class _EngineHandler(_Quiet):
+    def address_string(self):
+        return "local"
+
+    def _record(self):
+        owner = self.server.owner
+        auth = self.headers.get("X-Registry-Auth")
+        decoded = None
+        if auth:
+            decoded = json.loads(base64.urlsafe_b64decode(auth + "=" * (-len(auth) % 4)))
+        owner.requests.append((self.command, self.path, decoded))
+
+    def do_HEAD(self):
+        self._record()
+        self.reply(200, b"", "text/plain", [("Api-Version", "1.43")])
+
+    def do_GET(self):
+        self._record()
+        if self.path.endswith("/_ping"):
+            self.reply(200, "OK", "text/plain", [("Api-Version", "1.43")])
+        else:
+            self.reply(404, json.dumps({"message": "not in this stub"}))
+
+    def do_POST(self):
+        self._record()
+        if "/images/create" in self.path:
+            self.reply(200, json.dumps({"status": "Pulled by the stub engine"}) + "\n")
+        else:
+            self.reply(404, json.dumps({"message": "not in this stub"}))
+
+
+class DockerEngineStub:
+    """A Docker Engine API on a unix socket that answers a ping and an image pull, recording the
+    X-Registry-Auth the docker CLI sends (the credentials it got from the credential helper)."""
+
+    def __init__(self, socket_path):
+        self.socket_path = str(socket_path)
+        self.httpd = _UnixHTTPServer(self.socket_path, _EngineHandler)
+        self.httpd.owner = self
+        self.requests = []
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
