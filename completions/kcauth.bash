@@ -48,7 +48,7 @@ _kcauth() {
     if [[ -z $command ]]; then
         case $cur in
             -*) _kcauth_reply '-h --help --version' ;;
-            *) _kcauth_reply 'login token refresh logout whoami status profiles use doctor setup-client completion help' ;;
+            *) _kcauth_reply 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi
@@ -64,6 +64,10 @@ _kcauth() {
         status) flags='--profile -o --output -h --help' values='--profile -o --output' max=0 ;;
         profiles) flags='--profile --names -o --output -h --help' values='--profile -o --output' max=0 ;;
         use) flags='-h --help' values='' max=1 ;;
+        exec) flags='--profile --env --min-valid -h --help' values='--profile --env --min-valid' max=2 ;;
+        kubeconfig) flags='--profile --cluster --api-version --access-token --merge -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
+        git-credential) flags='--profile -h --help' values='--profile' max=1 ;;
+        docker-credential) flags='--profile -h --help' values='--profile' max=1 ;;
         doctor) flags='--profile --issuer -o --output -h --help' values='--profile --issuer -o --output' max=0 ;;
         setup-client) flags='--server --realm --client-id -o --output -h --help' values='--server --realm --client-id -o --output' max=0 ;;
         completion) flags='-h --help' values='' max=1 ;;
@@ -80,9 +84,9 @@ _kcauth() {
             'login --storage') _kcauth_reply 'keyring file memory' ;;
             'login -o' | 'login --output') _kcauth_reply 'raw json' ;;
             'token --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential' ;;
+            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
             'refresh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential' ;;
+            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
             'logout --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami -o' | 'whoami --output') _kcauth_reply 'text json' ;;
@@ -90,6 +94,12 @@ _kcauth() {
             'status -o' | 'status --output') _kcauth_reply 'text json' ;;
             'profiles --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'profiles -o' | 'profiles --output') _kcauth_reply 'text json' ;;
+            'exec --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'kubeconfig --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'kubeconfig --api-version') _kcauth_reply 'v1 v1beta1' ;;
+            'kubeconfig --merge') _kcauth_files ;;
+            'git-credential --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'docker-credential --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'doctor --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'doctor -o' | 'doctor --output') _kcauth_reply 'text json' ;;
             'setup-client -o' | 'setup-client --output') _kcauth_reply 'json kcadm' ;;
@@ -110,7 +120,7 @@ _kcauth() {
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
-            help) _kcauth_reply 'login token refresh logout whoami status profiles use doctor setup-client completion help' ;;
+            help) _kcauth_reply 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi

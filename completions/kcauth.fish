@@ -59,6 +59,10 @@ complete -c kcauth -n 'not __kcauth_command' -a whoami -d 'Show who is signed in
 complete -c kcauth -n 'not __kcauth_command' -a status -d 'Show every profile\'s sign-in state'
 complete -c kcauth -n 'not __kcauth_command' -a profiles -d 'List the profiles and their settings'
 complete -c kcauth -n 'not __kcauth_command' -a use -d 'Make a profile the default'
+complete -c kcauth -n 'not __kcauth_command' -a exec -d 'Run a command with a fresh token in its environment'
+complete -c kcauth -n 'not __kcauth_command' -a kubeconfig -d 'Print or merge a kubeconfig user that gets tokens from kcauth'
+complete -c kcauth -n 'not __kcauth_command' -a git-credential -d 'Credential helper for git (git-credential-kcauth)'
+complete -c kcauth -n 'not __kcauth_command' -a docker-credential -d 'Credential helper for docker (docker-credential-kcauth)'
 complete -c kcauth -n 'not __kcauth_command' -a doctor -d 'Check the keyring, configuration, browser and provider'
 complete -c kcauth -n 'not __kcauth_command' -a setup-client -d 'Print the Keycloak client kcauth needs (JSON, kcadm.sh)'
 complete -c kcauth -n 'not __kcauth_command' -a completion -d 'Print the shell completion script for bash, zsh or fish'
@@ -84,13 +88,13 @@ complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using token' -l min-valid -x -d 'Refresh if the token expires sooner than this'
-complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential' -d 'Output format'
+complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using token' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using token' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using refresh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using refresh' -l scope -x -d 'Request a narrower scope'
-complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential' -d 'Output format'
+complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using refresh' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using refresh' -s h -l help -d 'Show help for this command'
 
@@ -119,6 +123,24 @@ complete -c kcauth -n '__kcauth_using profiles' -s h -l help -d 'Show help for t
 complete -c kcauth -n '__kcauth_using use' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument use 1' -a '(__kcauth_profiles)'
 
+complete -c kcauth -n '__kcauth_using exec' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
+complete -c kcauth -n '__kcauth_using exec' -l env -x -d 'Variable for the access token (NAME=id: the ID token); repeatable'
+complete -c kcauth -n '__kcauth_using exec' -l min-valid -x -d 'Refresh if the token expires sooner than this'
+complete -c kcauth -n '__kcauth_using exec' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using kubeconfig' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l cluster -x -d 'Also add a context pairing the user with this cluster'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l api-version -x -a 'v1 v1beta1' -d 'client.authentication.k8s.io version of the exec plugin'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l access-token -d 'Send the access token instead of the ID token'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l merge -r -F -d 'Add the entries to this kubeconfig (backup in FILE.bak)'
+complete -c kcauth -n '__kcauth_using kubeconfig' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using git-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer with this profile, whatever the host (else the profile whose hosts setting lists it)'
+complete -c kcauth -n '__kcauth_using git-credential' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using docker-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer with this profile, whatever the host (else the profile whose hosts setting lists it)'
+complete -c kcauth -n '__kcauth_using docker-credential' -s h -l help -d 'Show help for this command'
+
 complete -c kcauth -n '__kcauth_using doctor' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using doctor' -l issuer -x -d 'Check this issuer instead of the profile\'s'
 complete -c kcauth -n '__kcauth_using doctor' -s o -l output -x -a 'text json' -d 'Output format'
@@ -134,4 +156,4 @@ complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
-complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status profiles use doctor setup-client completion help'
+complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help'

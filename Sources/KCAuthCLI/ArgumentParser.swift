@@ -50,8 +50,9 @@ public enum ArgumentParser {
             if let choices = option.choices, !choices.contains(value) {
                 throw usage("invalid value '\(value)' for \(shown): use one of \(choices.joined(separator: ", "))")
             }
+            // Only a repeated option is recorded twice over: for most options the last one wins.
+            if let previous = result.values[option.long] { result.repeated[option.long, default: [previous]].append(value) }
             result.values[option.long] = value
-            result.repeated[option.long, default: []].append(value)
         }
         while i < args.count {
             let arg = args[i]

@@ -9,7 +9,9 @@ public struct ParsedCommand: Sendable, Equatable {
     /// Every value of an option given more than once, in order (`exec --env A --env B`).
     public var repeated: [String: [String]] = [:]
 
-    public init(name: String, values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []) {
+    public init(name: String, values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = [],
+                repeated: [String: [String]] = [:]) {
+        self.repeated = repeated
         self.name = name
         self.values = values
         self.flags = flags

@@ -142,7 +142,7 @@ def test_output_formats(provider, keyring, kcauth):
     assert id_doc["id_token"] == id_token and "access_token" not in id_doc
 
     bad = kcauth("token", "-o", "yaml")
-    assert bad.returncode == 2 and "use one of raw, header, json, env, exec-credential" in bad.stderr
+    assert bad.returncode == 2 and "use one of raw, header, json, env, exec-credential, curl" in bad.stderr
 
 
 def test_refresh_can_narrow_the_scope(provider, keyring, kcauth):

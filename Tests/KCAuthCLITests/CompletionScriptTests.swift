@@ -36,8 +36,8 @@ import Testing
         }
         #expect(script.contains("*) _kcauth_reply '\(Completions.commandNames.joined(separator: " "))' ;;"))
         #expect(script.contains("-*) _kcauth_reply '--help -h --version' ;;") || script.contains("-*) _kcauth_reply '-h --help --version' ;;"))
-        #expect(script.contains("'token --output' | 'token -o') _kcauth_reply 'raw header json env exec-credential' ;;")
-             || script.contains("'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential' ;;"))
+        #expect(script.contains("'token --output' | 'token -o') _kcauth_reply 'raw header json env exec-credential curl' ;;")
+             || script.contains("'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;"))
         #expect(script.contains("'token --profile') _kcauth_reply \"$(_kcauth_profiles)\" ;;"))
         #expect(script.contains("command kcauth profiles --names"))
     }
@@ -53,7 +53,7 @@ import Testing
             let specs = block.filter { !$0.contains("_arguments") }.map { Self.removingDescriptions($0) }.joined(separator: " ")
             #expect(Set(Docs.flags(in: Substring(specs))) == Self.expectedFlags(spec), "zsh: flags of \(spec.name)")
         }
-        #expect(script.contains("{-o+,--output=}'[Output format]:FORMAT:(raw header json env exec-credential)'"))
+        #expect(script.contains("{-o+,--output=}'[Output format]:FORMAT:(raw header json env exec-credential curl)'"))
         #expect(script.contains("--profile='[Profile to use]:NAME:_kcauth_profiles'"))
         #expect(script.contains("'1:shell:(bash zsh fish)'"))
     }
@@ -86,7 +86,7 @@ import Testing
             }
             #expect(flags == Self.expectedFlags(spec), "fish: flags of \(spec.name)")
         }
-        #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential' -d 'Output format'"))
+        #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'"))
         #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'"))
     }
 

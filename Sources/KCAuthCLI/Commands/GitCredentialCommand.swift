@@ -22,8 +22,8 @@ enum GitCredentialCommand: Command {
         options: [HelperProfiles.helperProfileOption],
         positionals: ["ACTION"],
         examples: [
-            "git config --global credential.https://git.example.com.helper kcauth",
-            "git config --global credential.https://git.example.com.helper '!kcauth git-credential --profile work'",
+            "git config credential.https://git.example.com.helper kcauth",
+            "git config credential.helper '!kcauth git-credential --profile work'",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {

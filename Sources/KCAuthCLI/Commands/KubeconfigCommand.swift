@@ -7,9 +7,9 @@ enum KubeconfigCommand: Command {
     static let spec = CommandSpec(
         "kubeconfig", summary: "Print or merge a kubeconfig user that gets tokens from kcauth",
         description: """
-        Prints a kubeconfig `users` entry named kcauth-PROFILE whose exec plugin runs \
-        `kcauth token --id-token -o exec-credential` (Kubernetes' OIDC authentication takes the \
-        ID token; --access-token sends the access token instead). kubectl runs it when it needs \
+        Prints a kubeconfig `users` entry named kcauth-PROFILE whose exec plugin runs `kcauth \
+        token` for the profile's ID token as an ExecCredential (Kubernetes' OIDC authentication \
+        takes the ID token; --access-token sends the access token instead). kubectl runs it when it needs \
         a token and caches the answer until the token expires. With --cluster, a context \
         CLUSTER-PROFILE pairs that user with a cluster already in the kubeconfig. With --merge \
         FILE the entries are added to FILE, or replace the ones of the same name, and the old \
@@ -27,7 +27,6 @@ enum KubeconfigCommand: Command {
         ],
         examples: [
             "kcauth kubeconfig --cluster prod --merge ~/.kube/config",
-            "kubectl --context prod-default get pods",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {

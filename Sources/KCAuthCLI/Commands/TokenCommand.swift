@@ -19,7 +19,7 @@ enum TokenCommand: Command {
             "curl -H \"$(kcauth token -o header)\" https://api.example.com/",
             "eval \"$(kcauth token -o env)\"",
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
-            "kcauth token -o curl | curl -K - https://api.example.com/   # token not in argv",
+            "kcauth token -o curl | curl -K - https://api.example.com/",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
