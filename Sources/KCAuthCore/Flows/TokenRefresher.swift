@@ -35,7 +35,8 @@ public struct TokenRefresher: Sendable {
         do {
             body = try http.postFormBody(to: state.endpoints.token, fields: fields, what: "refreshing the token")
         } catch let error as KCAuthError where Self.sessionIsOver(error) {
-            throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has ended at the provider (\(error.oauthError?.rawValue ?? "invalid_grant"))",
+            let said = OAuthErrorResponse(error: error.oauthError?.rawValue ?? "invalid_grant", errorDescription: error.cause).summary
+            throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has ended at the provider (\(said))",
                               cause: error.cause, oauthError: error.oauthError, remedy: .signIn(profile: profile))
         }
         // §6 + §10.4: a rotated refresh token replaces the old one at once.
@@ -58,9 +59,8 @@ public struct TokenRefresher: Sendable {
         } else if let remaining = tokens.refreshExpiresIn, remaining.value > 0 {
             next.refreshExpiresAt = now.adding(remaining)
         }
-        // A narrowed scope describes this answer only; the session keeps what the login granted,
-        // so `whoami` and `status` go on reporting the session, not the last `--scope`.
-        if scope == nil { next.scope = tokens.scope ?? state.scope }
+        // §5.1: without `scope` in the answer, the requested scope was granted.
+        next.scope = tokens.scope ?? scope ?? state.scope
         next.obtainedAt = now
         if let idToken = tokens.idToken {
             next.idToken = idToken

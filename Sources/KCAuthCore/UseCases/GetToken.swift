@@ -102,6 +102,17 @@ public struct GetToken: Sendable {
             throw error  // transient (network, 5xx, timeout): the stored state stays as it is
         }
         cache?.remove(profile: profile)
+        if request.scope != nil {
+            // A narrowed token answers this call only. The session keeps its granted scope and
+            // its access token (so `token`, `whoami` and `status` go on describing the session),
+            // and takes the rotated refresh token, which RFC 6749 §6 gives the original scope.
+            var session = current
+            session.refreshToken = next.refreshToken
+            session.refreshExpiresAt = next.refreshExpiresAt
+            session.obtainedAt = next.obtainedAt
+            try store.write(try session.encoded(), for: key)
+            return IssuedToken(next)
+        }
         try store.write(try next.encoded(), for: key)
         var issued = remember(next, profile)
         if !fresh(next, request) {

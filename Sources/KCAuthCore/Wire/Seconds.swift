@@ -52,7 +52,13 @@ extension KeyedDecodingContainer {
     func decodeNumericDate(_ key: Key) throws -> Instant? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         let raw = try decode(JSONValue.self, forKey: key)
-        guard let seconds = Seconds(json: raw), let instant = Instant(epochSeconds: seconds.value), seconds.value < Seconds.maximum else {
+        let number: Double?
+        switch raw {
+        case .number(let n): number = n
+        case .string: number = Seconds(json: raw).flatMap { $0.value < Seconds.maximum ? $0.value : nil }
+        default: number = nil
+        }
+        guard let number, let instant = Instant(epochSeconds: number) else {
             throw DecodingError.dataCorruptedError(forKey: key, in: self,
                 debugDescription: "'\(key.stringValue)' is not a time between 1970 and 9999")
         }
