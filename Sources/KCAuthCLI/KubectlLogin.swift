@@ -9,18 +9,19 @@ enum KubectlLogin {
         try KubernetesExecInfo(environmentValue: services.environment[KubernetesExecInfo.variable])
     }
 
-    static func whenNeeded(_ command: ParsedCommand, _ services: Services, profile: String,
-                           _ getToken: () throws -> IssuedToken) throws -> IssuedToken {
-        let kubectl = command.value("output") == TokenOutput.execCredential.rawValue
+    static func whenNeeded(_ command: ParsedCommand, _ services: Services, profile: ResolvedProfile,
+                           _ getToken: (ResolvedProfile) throws -> IssuedToken) throws -> IssuedToken {
+        let kubectl = command.value(TokenOutput.option) == TokenOutput.execCredential.rawValue
         // A version kubectl cannot take is an error before any keyring or network work.
         let info = kubectl ? try execInfo(services) : KubernetesExecInfo()
         do {
-            return try getToken()
+            return try getToken(profile)
         } catch let error as KCAuthError where error.code == .loginRequired {
             guard kubectl, info.interactive else { throw error }
-            services.console.err("kcauth: kubectl needs a token for profile '\(profile)': signing in.\n")
-            try LoginCommand.run(ParsedCommand(name: LoginCommand.spec.name, values: ["profile": profile]), services)
-            return try getToken()
+            services.console.err("kcauth: kubectl needs a token for profile '\(profile.name)': signing in.\n")
+            try LoginCommand.run(ParsedCommand(name: LoginCommand.spec.name, values: [SettingsOptions.profile.long: profile.name]), services)
+            // The login saved the profile's settings: resolve them again for the new session.
+            return try getToken(services.context.resolve(SettingsFlags(profile: profile.name)))
         }
     }
 }

@@ -18,7 +18,10 @@ public struct ParsedCommand: Sendable, Equatable {
         self.positionals = positionals
     }
 
-    public func value(_ long: String) -> String? { values[long] }
-    public func flag(_ long: String) -> Bool { flags.contains(long) }
-    public func allValues(_ long: String) -> [String] { repeated[long] ?? values[long].map { [$0] } ?? [] }
+    /// The value given for `option`, if any (the option's spec is the key: no string lookups).
+    public func value(_ option: OptionSpec) -> String? { values[option.long] }
+    /// Whether the flag `option` was given.
+    public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.long) }
+    /// Every value of an option given more than once, in order (`exec --env A --env B`).
+    public func allValues(_ option: OptionSpec) -> [String] { repeated[option.long] ?? values[option.long].map { [$0] } ?? [] }
 }

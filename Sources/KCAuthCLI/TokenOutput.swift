@@ -11,8 +11,14 @@ enum TokenOutput: String, CaseIterable {
                                    choices: allCases.map(\.rawValue))
     static let idToken = OptionSpec("id-token", help: "Print the ID token instead of the access token")
 
+    /// A format whose syntax a token could break out of refuses such a token before anything is
+    /// printed.
+    func check(_ t: IssuedToken, idToken: Bool) throws {
+        if self == .curl { _ = try CurlConfig.header(bearer: idToken ? (t.idToken ?? "") : t.accessToken) }
+    }
+
     /// `exec` is the ExecCredential version kubectl asked for (`KUBERNETES_EXEC_INFO`).
-    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Double, exec: ExecCredentialVersion = .v1) throws -> String {
+    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Instant, exec: ExecCredentialVersion = .v1) -> String {
         let token = idToken ? (t.idToken ?? "") : t.accessToken
         let expiry = idToken ? t.idTokenExpiresAt : t.expiresAt
         switch self {
@@ -23,14 +29,14 @@ enum TokenOutput: String, CaseIterable {
             return "Authorization: Bearer \(token)\n"
         case .env:
             var lines = ["export KCAUTH_\(idToken ? "ID" : "ACCESS")_TOKEN=\(Shell.quote(token))"]
-            if let expiry { lines.append("export KCAUTH_EXPIRES_AT=\(RFC3339.format(expiry))") }
+            if let expiry { lines.append("export KCAUTH_EXPIRES_AT=\(expiry.rfc3339)") }
             return lines.joined(separator: "\n") + "\n"
         case .json:
             var fields: [(String, JSONValue)] = [
                 (idToken ? "id_token" : "access_token", .string(token)),
                 ("token_type", .string(idToken ? "Bearer" : t.tokenType)),
-                ("expires_at", .string(expiry.map(RFC3339.format))),
-                ("expires_in", .number(expiry.map { max(0, ($0 - now).rounded(.down)) })),
+                ("expires_at", .string(expiry?.rfc3339)),
+                ("expires_in", .number(expiry.map { max(0, $0.seconds(since: now).rounded(.down)) })),
                 ("scope", .string(t.scope)),
                 ("issuer", .string(t.issuer)),
                 ("profile", .string(profile)),
@@ -41,7 +47,7 @@ enum TokenOutput: String, CaseIterable {
             // kubectl caches the token until expirationTimestamp, then runs the plugin again.
             return ExecCredential(version: exec, token: token, expiresAt: expiry).json
         case .curl:
-            return try CurlConfig.header(bearer: token)
+            return (try? CurlConfig.header(bearer: token)) ?? ""  // `check` refused such a token
         }
     }
 }

@@ -113,7 +113,8 @@ def test_no_session_and_no_terminal_exits_4_with_the_hint_through_kubectl(tmp_pa
     assert kcauth("kubeconfig", "--cluster", "stub", "--merge", str(config)).returncode == 0
     r = kubectl(new_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
     assert r.returncode != 0
-    assert "not logged in (profile 'default'); run `kcauth login`" in r.stderr, r
+    assert "error: not logged in (profile 'default'" in r.stderr and "; run `kcauth login`" in r.stderr, r
+    assert "failed with exit code 4" in r.stderr
     assert api.requests == [], "no request went out without a token"
 
 

@@ -7,8 +7,8 @@ import Testing
             Issue.record("not a run")
             return
         }
-        #expect(c.allValues("env") == ["A", "B=id"])
-        #expect(c.value("profile") == "p")
+        #expect(c.allValues(ExecCommand.env) == ["A", "B=id"])
+        #expect(c.value(CommandTable.profile) == "p")
         #expect(c.positionals == ["cmd", "-x", "--", "--env", "y"])
         guard case .run(let dashed) = try ArgumentParser.parse(["exec", "--", "ls", "-l"]) else { return }
         #expect(dashed.positionals == ["ls", "-l"])

@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func theDocumentCarriesTokenExpiryAndVersion() {
-        let json = ExecCredential(version: .v1beta1, token: "t0k", expiresAt: 1_763_733_789).json
+        let json = ExecCredential(version: .v1beta1, token: "t0k", expiresAt: Instant(epochSeconds: 1_763_733_789)).json
         #expect(json == #"{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"t0k","expirationTimestamp":"2025-11-21T14:03:09Z"}}"# + "\n")
         #expect(!ExecCredential(version: .v1, token: "t", expiresAt: nil).json.contains("expirationTimestamp"))
     }
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func answersPasswordOrBearerWithExpiry() {
-        let plain = GitCredentialAnswer(username: "oauth2", token: "tok", expiresAt: 1_763_733_789.7, bearer: false).text
+        let plain = GitCredentialAnswer(username: "oauth2", token: "tok", expiresAt: Instant(epochSeconds: 1_763_733_789.7), bearer: false).text
         #expect(plain == "username=oauth2\npassword=tok\npassword_expiry_utc=1763733789\n")
         let bearer = GitCredentialAnswer(username: "oauth2", token: "tok", expiresAt: nil, bearer: true).text
         #expect(bearer == "capability[]=authtype\nauthtype=Bearer\ncredential=tok\nephemeral=1\n")

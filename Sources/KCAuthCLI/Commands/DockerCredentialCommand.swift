@@ -49,11 +49,11 @@ enum DockerCredentialCommand: Command {
                 throw KCAuthError(.configuration, "no kcauth profile lists '\(Sanitize.oneLine(serverURL, limit: 200))' in its hosts setting")
             }
             if action == "erase" {
-                services.context.invalidateCachedToken(profile: profile)
+                services.context.invalidateCachedToken(profile: profile.name)
                 return
             }
             let token = try freshToken(profile: profile, services: services)
-            services.console.out(DockerCredential.getAnswer(serverURL: serverURL, username: profiles.username(of: profile),
+            services.console.out(DockerCredential.getAnswer(serverURL: serverURL, username: profiles.username(of: profile.name),
                                                             secret: token.accessToken))
         case "store":
             // docker hands over what `docker login` was given: kcauth keeps sessions only from
@@ -65,7 +65,7 @@ enum DockerCredentialCommand: Command {
         }
     }
 
-    private static func freshToken(profile: String, services: Services) throws -> IssuedToken {
-        try services.context.getToken(profile: profile).run(GetToken.Request(profile: profile, minValid: 60))
+    private static func freshToken(profile: ResolvedProfile, services: Services) throws -> IssuedToken {
+        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: 60))
     }
 }

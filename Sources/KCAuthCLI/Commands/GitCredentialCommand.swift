@@ -46,12 +46,12 @@ enum GitCredentialCommand: Command {
             guard let rejected = request.password ?? request.fields["credential"],
                   let current = try? freshToken(profile: profile, force: false, services: services), current.accessToken == rejected
             else { return }
-            services.context.invalidateCachedToken(profile: profile)
+            services.context.invalidateCachedToken(profile: profile.name)
             _ = try freshToken(profile: profile, force: true, services: services)
             return
         }
         let token = try freshToken(profile: profile, force: false, services: services)
-        let username = request.username ?? profiles.username(of: profile)
+        let username = request.username ?? profiles.username(of: profile.name)
         guard GitCredentialAnswer.isLineSafe(token.accessToken), GitCredentialAnswer.isLineSafe(username) else {
             throw KCAuthError(.invalidResponse, "the token or user name cannot go into git's credential protocol")
         }
@@ -59,7 +59,7 @@ enum GitCredentialCommand: Command {
                                                  bearer: request.acceptsAuthType).text)
     }
 
-    private static func freshToken(profile: String, force: Bool, services: Services) throws -> IssuedToken {
-        try services.context.getToken(profile: profile).run(GetToken.Request(profile: profile, minValid: 60, force: force))
+    private static func freshToken(profile: ResolvedProfile, force: Bool, services: Services) throws -> IssuedToken {
+        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: 60, force: force))
     }
 }

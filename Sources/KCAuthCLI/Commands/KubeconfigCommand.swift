@@ -18,26 +18,28 @@ enum KubeconfigCommand: Command {
         Use --api-version v1beta1 for kubectl older than 1.22.
         """,
         options: [
-            CommandTable.profile,
-            OptionSpec("cluster", value: "NAME", help: "Also add a context pairing the user with this cluster"),
-            OptionSpec("api-version", value: "VERSION", help: "client.authentication.k8s.io version of the exec plugin",
-                       default: "v1", choices: ExecCredentialVersion.allCases.map(\.shortName)),
-            OptionSpec("access-token", help: "Send the access token instead of the ID token"),
-            OptionSpec("merge", value: "FILE", help: "Add the entries to this kubeconfig (backup in FILE.bak)", completes: .files),
+            CommandTable.profile, cluster, apiVersion, accessToken, merge,
         ],
         examples: [
             "kcauth kubeconfig --cluster prod --merge ~/.kube/config",
         ])
 
+    static let cluster = OptionSpec("cluster", value: "NAME", help: "Also add a context pairing the user with this cluster")
+    static let apiVersion = OptionSpec("api-version", value: "VERSION", help: "client.authentication.k8s.io version of the exec plugin",
+                                       default: "v1", choices: ExecCredentialVersion.allCases.map(\.shortName))
+    static let accessToken = OptionSpec("access-token", help: "Send the access token instead of the ID token")
+    static let merge = OptionSpec("merge", value: "FILE", help: "Add the entries to this kubeconfig (backup in FILE.bak)", completes: .files)
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let profile = try services.profile(command)
-        if let cluster = command.value("cluster"), cluster.isEmpty || !GitCredentialAnswer.isLineSafe(cluster) {
+        // Only the name: the entry runs `kcauth token`, which resolves the rest when kubectl calls it.
+        let profile = try services.resolve(command).name
+        if let cluster = command.value(cluster), cluster.isEmpty || !GitCredentialAnswer.isLineSafe(cluster) {
             throw KCAuthError(.usage, "--cluster takes a cluster name of printable characters")
         }
         let entry = KubeconfigEntry(profile: profile,
-                                    version: command.value("api-version").flatMap(ExecCredentialVersion.init(shortName:)) ?? .v1,
-                                    cluster: command.value("cluster"), accessToken: command.flag("access-token"))
-        guard let path = command.value("merge") else {
+                                    version: command.value(apiVersion).flatMap(ExecCredentialVersion.init(shortName:)) ?? .v1,
+                                    cluster: command.value(cluster), accessToken: command.flag(accessToken))
+        guard let path = command.value(merge) else {
             services.console.out(entry.fragment)
             return
         }

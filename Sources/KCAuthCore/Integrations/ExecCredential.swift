@@ -4,9 +4,9 @@
 public struct ExecCredential: Sendable, Equatable {
     public var version: ExecCredentialVersion
     public var token: String
-    public var expiresAt: Double?
+    public var expiresAt: Instant?
 
-    public init(version: ExecCredentialVersion, token: String, expiresAt: Double?) {
+    public init(version: ExecCredentialVersion, token: String, expiresAt: Instant?) {
         self.version = version
         self.token = token
         self.expiresAt = expiresAt
@@ -14,7 +14,7 @@ public struct ExecCredential: Sendable, Equatable {
 
     public var json: String {
         var status: [(String, JSONValue)] = [("token", .string(token))]
-        if let expiresAt { status.append(("expirationTimestamp", .string(RFC3339.format(expiresAt)))) }
+        if let expiresAt { status.append(("expirationTimestamp", .string(expiresAt.rfc3339))) }
         return JSONValue.fields([("apiVersion", .string(version.rawValue)),
                                  ("kind", .string("ExecCredential")),
                                  ("status", .fields(status))]).compact + "\n"

@@ -4,10 +4,10 @@
 public struct GitCredentialAnswer: Sendable, Equatable {
     public var username: String
     public var token: String
-    public var expiresAt: Double?
+    public var expiresAt: Instant?
     public var bearer: Bool
 
-    public init(username: String, token: String, expiresAt: Double?, bearer: Bool) {
+    public init(username: String, token: String, expiresAt: Instant?, bearer: Bool) {
         self.username = username
         self.token = token
         self.expiresAt = expiresAt
@@ -24,7 +24,7 @@ public struct GitCredentialAnswer: Sendable, Equatable {
         }
         // git ≥ 2.41 drops the credential after this instant instead of sending a stale one;
         // older versions ignore the key.
-        if let expiresAt, expiresAt > 0, expiresAt < 1e12 { lines.append("password_expiry_utc=\(Int(expiresAt))") }
+        if let expiresAt { lines.append("password_expiry_utc=\(Int(expiresAt.epochSeconds))") }
         return lines.joined(separator: "\n") + "\n"
     }
 
