@@ -13,7 +13,7 @@ public enum CommandTable {
         TokenCommand.self,
         RefreshCommand.self,
         LogoutCommand.self,
-        WhoamiCommand.self,
+        WhoAmICommand.self,
         StatusCommand.self,
         ProfilesCommand.self,
         UseCommand.self,
