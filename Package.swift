@@ -9,6 +9,7 @@
 //   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters
 //   kcauth             a one-line executable over KCAuthCLI
+//   KCAuthDocGen       build time only: the man page generator (kcauth-docgen), not in the product
 import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -35,11 +36,15 @@ let package = Package(
         .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
         .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
+        .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        .executableTarget(name: "kcauth-docgen", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),
     ]
 )

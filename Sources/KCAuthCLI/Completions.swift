@@ -1,7 +1,8 @@
 /// The shell completion scripts, generated from `CommandTable`: every command, every flag of
 /// each command, the values of enumerated options, and profile names read at completion time
 /// from `kcauth profiles --names` (the configuration file only: fast, no network, no keyring).
-/// The scripts call the `kcauth` on `PATH`. Hidden commands (`__man`) are left out.
+/// The scripts call the `kcauth` on `PATH`. They stay in the binary (unlike the man page
+/// generator) because `kcauth completion SHELL` prints them at run time.
 enum Completions {
     static func header(_ shell: String) -> String {
         """

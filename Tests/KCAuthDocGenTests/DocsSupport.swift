@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// Reading the generated man page and completion scripts back, for the consistency tests.
 enum Docs {
-    /// The repository root, from this file's path (Tests/KCAuthCLITests/DocsSupport.swift).
+    /// The repository root, from this file's path (Tests/KCAuthDocGenTests/DocsSupport.swift).
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
