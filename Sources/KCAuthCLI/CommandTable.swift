@@ -28,10 +28,14 @@ public enum CommandTable {
 
     public static let commands: [CommandSpec] = runners.map { $0.spec }
 
-    /// Options accepted before a command name.
+    /// Options accepted before a command name. Besides help and version, the global options:
+    /// before the command they mean what they mean after it, for a command that takes them
+    /// (`GlobalOptions`).
     public static let topLevelOptions: [OptionSpec] = [
         generalHelp,
         OptionSpec("version", help: "Print kcauth's version"),
+        OptionSpec("profile", value: "NAME", help: "Profile to use: the command's --profile, given before the command",
+                   default: "default", environment: "KCAUTH_PROFILE", completes: .profiles),
     ]
 
     public static func command(named name: String) -> CommandSpec? { runner(named: name)?.spec }

@@ -21,7 +21,12 @@ public enum ManPage {
         out += synopsis()
         out += section("DESCRIPTION", ManPageText.description)
         out += section("OPTIONS", [.text("Before a command name, kcauth accepts:")] + CommandTable.topLevelOptions.map(item)
-                       + [.text("Every command accepts -h and --help, which show its usage and flags.")])
+                       + [.text("""
+                          Every command accepts -h and --help, which show its usage and flags. An option \
+                          that takes a value means the same before the command name as after it, and only \
+                          for a command that accepts it: `kcauth --profile work token` is \
+                          `kcauth token --profile work`.
+                          """)])
         out += ".SH COMMANDS\n"
         for spec in CommandTable.commands { out += command(spec) }
         out += section("ENVIRONMENT", environment() + ManPageText.environment)
