@@ -22,10 +22,10 @@ public enum CommandTable {
         DoctorCommand.self,
         SetupClientCommand.self,
         CompletionCommand.self,
-        HelpCommand.self,
     ]
 
-    public static let commands: [CommandSpec] = runners.map { $0.spec }
+    /// Every command, listed: the runners, then `help` (which the parser answers itself).
+    public static let commands: [CommandSpec] = runners.map { $0.spec } + [HelpCommand.spec]
 
     /// Options accepted before a command name. Besides help and version, the global options:
     /// before the command they mean what they mean after it, for a command that takes them
@@ -37,7 +37,7 @@ public enum CommandTable {
                    default: "default", environment: "KCAUTH_PROFILE", completes: .profiles),
     ]
 
-    public static func command(named name: String) -> CommandSpec? { runner(named: name)?.spec }
+    public static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }
 
     static func runner(named name: String) -> (any Command.Type)? {
         runners.first { $0.spec.name == name }
