@@ -92,9 +92,20 @@ final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @unchecke
     }
 
     private(set) var startLocation: String?
+    private(set) var startedAt: String?
     func startURL(redirectingTo location: String, secretPath: String) -> String {
         startLocation = location
-        return "http://127.0.0.1:50000/" + secretPath
+        startedAt = "http://127.0.0.1:50000/" + secretPath
+        return startedAt!
+    }
+
+    /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's.
+    func follow(_ url: String) -> String { url == startedAt ? startLocation ?? "" : url }
+
+    private(set) var binding: BrowserBinding?
+    func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
+        self.binding = binding
+        return startURL(redirectingTo: location, secretPath: secretPath)
     }
 
     func close() { closed = true }
