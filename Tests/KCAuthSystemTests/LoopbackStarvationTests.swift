@@ -29,18 +29,23 @@ struct LoopbackStarvationTests {
         #expect(results.responses.first?.hasPrefix("HTTP/1.1 200 OK\r\n") == true)
     }
 
-    @Test("a connection that sends nothing is closed after the idle deadline")
+    @Test("a connection that sends nothing is closed after the idle deadline, while the listener waits on")
     func idleConnectionIsClosed() throws {
         let listener = try LoopbackListener(port: 0, limits: LoopbackLimits(idleSeconds: 0.2, headSeconds: 5))
         defer { listener.close() }
         let idle = try NetRawClient(port: listener.port)
         defer { idle.close() }
+        let closedAt = NetResults()
         let started = netMonotonicNow()
-        _ = try? listener.receive(timeout: 1) { _ in .finish(done) }
-        // The listener closed it long before its own timeout: the client reads end-of-file.
-        let closedAfter = netMonotonicNow() - started
-        #expect(idle.readAll() == "")
-        #expect(closedAfter >= 0.9)  // receive itself ran to its timeout
+        let reader = NetTestThread {
+            let text = idle.readAll()  // returns at end-of-file
+            closedAt.responses.append("\(netMonotonicNow() - started) \(text.isEmpty)")
+        }
+        _ = try? listener.receive(timeout: 1.5) { _ in .finish(done) }
+        reader.join()
+        let parts = try #require(closedAt.responses.first).split(separator: " ")
+        #expect(parts[1] == "true", "closed without an answer")
+        #expect(try #require(Double(parts[0])) < 1.0, "closed at the idle deadline, not when receive gave up")
     }
 
     @Test("a request head that trickles in is cut off at the head deadline")
@@ -49,20 +54,28 @@ struct LoopbackStarvationTests {
         defer { listener.close() }
         let slow = try NetRawClient(port: listener.port)
         defer { slow.close() }
-        let thread = NetTestThread {
+        let started = netMonotonicNow()
+        let closedAt = NetResults()
+        let sender = NetTestThread {
             // One byte every 0.1 s keeps the idle deadline away, never the head deadline.
-            for byte in "GET /callback?state=slowly-and-more-slowly".map(String.init) {
+            for byte in "GET /callback?state=slowly-and-more-slowly HTTP/1.1\r\n\r\n".map(String.init) {
                 slow.send(byte)
                 usleep(100_000)
             }
         }
+        let reader = NetTestThread {
+            let text = slow.readAll()
+            closedAt.responses.append("\(netMonotonicNow() - started) \(text.isEmpty)")
+        }
         var judged = 0
-        let started = netMonotonicNow()
-        _ = try? listener.receive(timeout: 1.5) { _ in judged += 1; return .finish(done) }
-        thread.join()
-        #expect(judged == 0)
-        #expect(netMonotonicNow() - started >= 1.4)
-        #expect(slow.readAll() == "", "closed without an answer")
+        _ = try? listener.receive(timeout: 2.5) { _ in judged += 1; return .finish(done) }
+        reader.join()
+        sender.join()
+        #expect(judged == 0, "the head would have been complete after about 4.5 s")
+        let parts = try #require(closedAt.responses.first).split(separator: " ")
+        #expect(parts[1] == "true")
+        let elapsed = try #require(Double(parts[0]))
+        #expect(elapsed >= 0.55 && elapsed < 1.5, "cut off at the head deadline: \(elapsed) s")
     }
 
     @Test("a decided login stays decided when the browser never reads the page")
