@@ -1,0 +1,25 @@
+/// Where a confidential client's secret comes from: `KCAUTH_CLIENT_SECRET` (or another
+/// variable) or a file such as a mounted Kubernetes/Docker secret. Never argv: a command line is
+/// visible to every user of the machine in /proc.
+public struct ClientSecretSource: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// The variable read when nothing else is configured.
+    public static let defaultVariable = "KCAUTH_CLIENT_SECRET"
+    /// Far above any real secret (Keycloak's are 32 characters), small enough to refuse a wrong
+    /// file at once.
+    public static let sizeLimit = 4096
+
+    public let source: CredentialSource
+
+    public init(_ source: CredentialSource) {
+        self.source = source
+    }
+
+    public static let environment = ClientSecretSource(.environment(defaultVariable))
+
+    public var description: String { source.description }
+
+    /// Reads the secret now. Throws `KCAuthError(.configuration)` naming the source, never the value.
+    public func secret(using reader: any CredentialReader) throws -> ClientSecret {
+        ClientSecret(try source.read(using: reader, what: "the client secret", limit: Self.sizeLimit))
+    }
+}
