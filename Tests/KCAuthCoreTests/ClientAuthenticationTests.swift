@@ -89,7 +89,7 @@ struct ClientAuthenticationTests {
     @Test func anAssertionFromTheEnvironment() throws {
         let reader = FakeCredentialReader()
         reader.environment["KCAUTH_CLIENT_ASSERTION"] = Self.platformToken
-        let source = ClientAssertionSource(.environment(ClientAssertionSource.defaultVariable), reader: reader)
+        let source = ClientAssertionSource(.environment("KCAUTH_CLIENT_ASSERTION"), reader: reader)
         #expect(try source.currentAssertion() == Self.platformToken)
     }
 
@@ -191,7 +191,7 @@ struct ClientSecretSourceTests {
     @Test func fromTheEnvironment() throws {
         let reader = FakeCredentialReader()
         reader.environment["KCAUTH_CLIENT_SECRET"] = "s3cret"
-        #expect(try ClientSecretSource.environment.secret(using: reader) == ClientSecret("s3cret"))
+        #expect(try ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")).secret(using: reader) == ClientSecret("s3cret"))
     }
 
     @Test func fromAFileWithItsTrailingNewlineTrimmed() throws {
@@ -229,6 +229,37 @@ struct ClientSecretSourceTests {
     @Test func theSourceIsWhatAProfileRecords() throws {
         let encoded = try JSONEncoder().encode(ClientSecretSource(.file("/run/secrets/kcauth")))
         #expect(try JSONDecoder().decode(ClientSecretSource.self, from: encoded) == ClientSecretSource(.file("/run/secrets/kcauth")))
-        #expect("\(ClientSecretSource.environment)" == "$KCAUTH_CLIENT_SECRET")
+        #expect("\(ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")))" == "$KCAUTH_CLIENT_SECRET")
+    }
+}
+
+@Suite("The client's own key (--client-key)")
+struct ClientKeyTests {
+    @Test func aPEMFileBecomesASignerWithItsNaturalAlgorithm() throws {
+        let reader = FakeCredentialReader()
+        reader.files["/keys/ci.pem"] = Array(ClientKeyFixtures.p256PEM.utf8)
+        let signer = try ClientKey.signer(file: "/keys/ci.pem", keyID: "ci-1", algorithm: nil, reader: reader)
+        #expect(signer.algorithm == .ES256 && signer.keyID == "ci-1")
+    }
+
+    @Test func aKeyThatDoesNotFitOrIsNotAKeyIsAConfigurationErrorNamingTheFile() throws {
+        let reader = FakeCredentialReader()
+        reader.files["/keys/ci.pem"] = Array(ClientKeyFixtures.p256PEM.utf8)
+        reader.files["/keys/secret.txt"] = Array("hunter2\n".utf8)
+        for (path, algorithm) in [("/keys/ci.pem", JWSAlgorithm.RS256), ("/keys/secret.txt", nil), ("/keys/missing.pem", nil)] {
+            #expect {
+                try ClientKey.signer(file: path, keyID: nil, algorithm: algorithm, reader: reader)
+            } throws: { error in
+                guard let error = error as? KCAuthError else { return false }
+                return error.code == .configuration && error.message.contains(path) && !error.message.contains("hunter2")
+            }
+        }
+    }
+
+    @Test func algorithmNames() throws {
+        #expect(try ClientKey.algorithm(named: "ps256") == .PS256)
+        #expect { try ClientKey.algorithm(named: "HS256") } throws: {
+            ($0 as? KCAuthError)?.code == .usage && ($0 as? KCAuthError)?.message.contains("ES256") == true
+        }
     }
 }

@@ -1,9 +1,7 @@
-/// Where a confidential client's secret comes from: `KCAUTH_CLIENT_SECRET` (or another
-/// variable) or a file such as a mounted Kubernetes/Docker secret. Never argv: a command line is
-/// visible to every user of the machine in /proc.
+/// Where a confidential client's secret comes from: an environment variable (issue 11 names
+/// `KCAUTH_CLIENT_SECRET`; the CLI defines and documents it) or a file such as a mounted
+/// Kubernetes/Docker secret. Never argv: a command line is visible to every user of the machine.
 public struct ClientSecretSource: Sendable, Equatable, Codable, CustomStringConvertible {
-    /// The variable read when nothing else is configured.
-    public static let defaultVariable = "KCAUTH_CLIENT_SECRET"
     /// Far above any real secret (Keycloak's are 32 characters), small enough to refuse a wrong
     /// file at once.
     public static let sizeLimit = 4096
@@ -13,8 +11,6 @@ public struct ClientSecretSource: Sendable, Equatable, Codable, CustomStringConv
     public init(_ source: CredentialSource) {
         self.source = source
     }
-
-    public static let environment = ClientSecretSource(.environment(defaultVariable))
 
     public var description: String { source.description }
 
