@@ -263,3 +263,66 @@ struct ClientKeyTests {
         }
     }
 }
+
+@Suite("What a profile records about client authentication")
+struct ClientAuthenticationSettingTests {
+    let reader: FakeCredentialReader = {
+        let reader = FakeCredentialReader()
+        reader.environment["KCAUTH_CLIENT_SECRET"] = "s3cret"
+        reader.files["/keys/ci.pem"] = Array(ClientKeyFixtures.p256PEM.utf8)
+        reader.files["/run/token"] = Array("eyJ.eyJ.c2ln\n".utf8)
+        return reader
+    }()
+
+    func metadata(methods: [String]? = nil, algorithms: [String]? = nil) -> ProviderMetadata {
+        var m = ProviderMetadata(issuer: Fixtures.issuer, authorizationEndpoint: "a", tokenEndpoint: Fixtures.tokenEndpoint, jwksURI: "j")
+        m.tokenEndpointAuthMethodsSupported = methods
+        m.tokenEndpointAuthSigningAlgValuesSupported = algorithms
+        return m
+    }
+
+    @Test func aSecretIsSentAsDiscoveryAdvertises() throws {
+        let setting = ClientAuthenticationSetting.clientSecret(ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")), method: nil)
+        #expect(try setting.resolve(reader: reader, metadata: metadata()).methodName == "client_secret_basic")
+        #expect(try setting.resolve(reader: reader, metadata: metadata(methods: ["client_secret_post"])).methodName == "client_secret_post")
+        let pinned = ClientAuthenticationSetting.clientSecret(ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")), method: .post)
+        #expect(try pinned.resolve(reader: reader, metadata: metadata()).methodName == "client_secret_post")
+    }
+
+    @Test func aKeyIsCheckedAgainstDiscovery() throws {
+        let setting = ClientAuthenticationSetting.privateKey(file: "/keys/ci.pem", keyID: "ci-1", algorithm: nil)
+        guard case .privateKeyJWT(let signer) = try setting.resolve(reader: reader, metadata: metadata(methods: ["private_key_jwt"])) else {
+            Issue.record("not private_key_jwt")
+            return
+        }
+        #expect(signer.algorithm == .ES256 && signer.keyID == "ci-1")
+        #expect(throws: KCAuthError.self) { try setting.resolve(reader: reader, metadata: metadata(methods: ["client_secret_basic"])) }
+        #expect(throws: KCAuthError.self) { try setting.resolve(reader: reader, metadata: metadata(algorithms: ["RS256"])) }
+    }
+
+    @Test func anAssertionSourceIsKeptForPerRequestReading() throws {
+        let setting = ClientAuthenticationSetting.clientAssertion(.file("/run/token"))
+        guard case .clientAssertion(let source) = try setting.resolve(reader: reader, metadata: metadata()) else {
+            Issue.record("not a client assertion")
+            return
+        }
+        #expect(try source.currentAssertion() == "eyJ.eyJ.c2ln")
+    }
+
+    @Test func theRecordAndItsSummaryHoldNoCredential() throws {
+        let settings: [ClientAuthenticationSetting] = [
+            .none,
+            .clientSecret(ClientSecretSource(.file("/run/secrets/kcauth")), method: .basic),
+            .privateKey(file: "/keys/ci.pem", keyID: "ci-1", algorithm: "ES256"),
+            .clientAssertion(.environment("KCAUTH_CLIENT_ASSERTION")),
+        ]
+        for setting in settings {
+            let data = try JSONEncoder().encode(setting)
+            #expect(try JSONDecoder().decode(ClientAuthenticationSetting.self, from: data) == setting)
+            #expect(!String(decoding: data, as: UTF8.self).contains("s3cret") && !setting.summary.contains("s3cret"))
+        }
+        #expect(settings[1].summary == "client_secret_basic (secret from file /run/secrets/kcauth)")
+        #expect(settings[2].summary == "private_key_jwt (key file /keys/ci.pem, ES256, kid ci-1)")
+        #expect(settings[3].summary == "private_key_jwt (assertion from $KCAUTH_CLIENT_ASSERTION)")
+    }
+}
