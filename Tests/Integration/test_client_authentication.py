@@ -16,7 +16,7 @@ import pytest
 import requests
 from jwcrypto import jwk, jwt
 
-from provider import PROVIDER_DIR
+from provider import PROVIDER_DIR, start_provider as start_one
 from test_provider_smoke import Login, LoopbackListener, open_browser, verify
 
 KEYS = PROVIDER_DIR / "kcprovider" / "client_keys"
@@ -85,6 +85,16 @@ def rejected(response, description=None):
     return True
 
 
+@pytest.fixture(scope="module")
+def provider():
+    """One provider for the module (each start costs about a second): these tests never depend on
+    each other's state, since every assertion has its own jti. Tests that read the request log
+    start their own with `start_provider`."""
+    started = start_one()
+    yield started
+    started.stop()
+
+
 # --- discovery ----------------------------------------------------------------------------------
 
 
@@ -98,7 +108,8 @@ def test_discovery_advertises_what_the_token_endpoint_accepts(provider):
 # --- client secrets -----------------------------------------------------------------------------
 
 
-def test_client_secret_basic_gets_a_service_account_token(provider):
+def test_client_secret_basic_gets_a_service_account_token(start_provider):
+    provider = start_provider()
     response = client_credentials(provider, headers=basic("kcauth-confidential", SECRET), scope="profile")
     assert response.status_code == 200, response.text
     tokens = response.json()
@@ -320,7 +331,8 @@ def test_a_self_signed_assertion_does_not_authenticate_the_federated_client(prov
                     "Client assertion is not from the trusted platform")
 
 
-def test_error_answers_and_the_request_log_never_carry_the_credentials(provider):
+def test_error_answers_and_the_request_log_never_carry_the_credentials(start_provider):
+    provider = start_provider()
     signed = assertion(provider)
     client_credentials(provider, client_id="kcauth-jwt", assertion_value=signed)
     client_credentials(provider, client_id="kcauth-jwt", assertion_value=signed)  # replay
