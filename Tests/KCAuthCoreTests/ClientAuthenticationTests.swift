@@ -2,6 +2,7 @@ import Foundation
 import KCAuthCrypto
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 @Suite("Client authentication at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2)")
 struct ClientAuthenticationTests {
@@ -324,5 +325,24 @@ struct ClientAuthenticationSettingTests {
         #expect(settings[1].summary == "client_secret_basic (secret from file /run/secrets/kcauth)")
         #expect(settings[2].summary == "private_key_jwt (key file /keys/ci.pem, ES256, kid ci-1)")
         #expect(settings[3].summary == "private_key_jwt (assertion from $KCAUTH_CLIENT_ASSERTION)")
+    }
+}
+
+@Suite("A provider that echoes credentials")
+struct EchoedCredentialTests {
+    @Test func aBasicSecretEchoedInAnErrorIsRedacted() throws {
+        let transport = FakeTransport()
+        transport.on(.post, Fixtures.tokenEndpoint, status: 401,
+                     json: #"{"error":"invalid_client","error_description":"bad secret p@ss w0rd for ci-robot"}"#)
+        let authenticator = ClientAuthenticator(clientID: "ci-robot", authentication: .clientSecretBasic(ClientSecret("p@ss w0rd")),
+                                                clock: FixedClock(time: Fixtures.now), random: FixedRandom())
+        #expect {
+            try OAuthHTTP(transport).postForm(TokenResponse.self, to: Fixtures.tokenEndpoint, fields: [("grant_type", "client_credentials")],
+                                              authenticator: authenticator, what: "requesting a token")
+        } throws: { error in
+            guard let error = error as? KCAuthError else { return false }
+            return error.oauthError == .invalidClient && !"\(error.message) \(error.cause ?? "")".contains("p@ss w0rd")
+                && "\(error.message) \(error.cause ?? "")".contains("[redacted]")
+        }
     }
 }

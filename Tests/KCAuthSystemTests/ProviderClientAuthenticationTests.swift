@@ -44,7 +44,7 @@ struct ProviderClientAuthenticationTests {
             try grant("kcauth-confidential", .clientSecretBasic(ClientSecret("wrong")))
         } throws: { error in
             guard let error = error as? KCAuthError else { return false }
-            return error.code == .provider && error.cause == "invalid_client" && error.hint?.contains("client secret") == true
+            return error.code == .provider && error.oauthError == .invalidClient && error.hint?.contains("client secret") == true
         }
     }
 
@@ -64,6 +64,6 @@ struct ProviderClientAuthenticationTests {
     @Test func anAssertionSignedWithAnotherKeyIsRefused() throws {
         // The platform's key, under kcauth-jwt's kid: the signature does not verify.
         let wrong = ClientAuthentication.privateKeyJWT(try signer("platform.pem", .RS256, kid: "kcauth-jwt-rsa"))
-        #expect { try grant("kcauth-jwt", wrong) } throws: { ($0 as? KCAuthError)?.cause == "invalid_client" }
+        #expect { try grant("kcauth-jwt", wrong) } throws: { ($0 as? KCAuthError)?.oauthError == .invalidClient }
     }
 }

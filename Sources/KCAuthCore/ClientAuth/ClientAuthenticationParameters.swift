@@ -2,10 +2,13 @@
 public struct ClientAuthenticationParameters: Sendable {
     public var fields: [(String, String)]
     public var headers: [(String, String)]
+    /// The secret or assertion sent, wherever it went: never to be shown if a provider echoes it.
+    public var credentials: [String]
 
-    public init(fields: [(String, String)] = [], headers: [(String, String)] = []) {
+    public init(fields: [(String, String)] = [], headers: [(String, String)] = [], credentials: [String] = []) {
         self.fields = fields
         self.headers = headers
+        self.credentials = credentials
     }
 
     /// `fields` of a request with these added; a field of the same name (the `client_id` every

@@ -37,9 +37,11 @@ public struct ClientAuthenticator: Sendable {
             let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(secret.value)
             return ClientAuthenticationParameters(
                 fields: [("client_id", clientID)],
-                headers: [("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())])
+                headers: [("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())],
+                credentials: [secret.value, FormEncoding.escape(secret.value)])
         case .clientSecretPost(let secret):
-            return ClientAuthenticationParameters(fields: [("client_id", clientID), ("client_secret", secret.value)])
+            return ClientAuthenticationParameters(fields: [("client_id", clientID), ("client_secret", secret.value)],
+                                                  credentials: [secret.value])
         case .privateKeyJWT(let signer):
             let assertion = try ClientAssertion.make(signer: signer, clientID: clientID, audience: audience, clock: clock, random: random)
             return assertionParameters(assertion)
@@ -55,7 +57,7 @@ public struct ClientAuthenticator: Sendable {
             ("client_id", clientID),
             ("client_assertion_type", Self.assertionType),
             ("client_assertion", assertion),
-        ])
+        ], credentials: [assertion])
     }
 }
 

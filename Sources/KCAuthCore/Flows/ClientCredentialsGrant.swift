@@ -1,9 +1,6 @@
 /// The client credentials grant (RFC 6749 §4.4): a confidential client asks for a token for
 /// itself, with no person involved — CI jobs and services.
 public struct ClientCredentialsGrant: Sendable {
-    /// Ten years: any `expires_in` above is nonsense, not a long-lived token.
-    static let longestLifetime: Double = 10 * 365 * 24 * 3600
-
     let http: OAuthHTTP
 
     public init(http: OAuthHTTP) {
@@ -17,8 +14,9 @@ public struct ClientCredentialsGrant: Sendable {
     /// who is not there, so both are dropped rather than stored unvalidated. A new token is
     /// obtained the same way when this one expires.
     ///
-    /// Throws `.provider` (with the OAuth error in `cause` and a hint for the usual mistakes),
-    /// `.invalidResponse` for a non-Bearer token or an impossible lifetime, `.network` otherwise.
+    /// Throws `.provider` (with the OAuth error in `oauthError` and a hint for the usual mistakes),
+    /// `.invalidResponse` for a non-Bearer token or an impossible lifetime (`Seconds` refuses
+    /// those where `expires_in` is decoded), `.network` otherwise.
     public func requestToken(tokenEndpoint: String, scope: String?, authenticator: ClientAuthenticator) throws -> TokenResponse {
         var fields = [("grant_type", "client_credentials")]
         if let scope, !scope.isEmpty { fields.append(("scope", scope)) }
@@ -28,22 +26,19 @@ public struct ClientCredentialsGrant: Sendable {
             tokens = try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields,
                                        authenticator: authenticator, what: "requesting a client-credentials token")
         } catch var error as KCAuthError where error.code == .provider {
-            error.hint = Self.hint(for: error.cause, authenticator: authenticator)
+            error.hint = Self.hint(for: error.oauthError, authenticator: authenticator)
             throw error
         }
         guard tokens.tokenType.lowercased() == "bearer" else {
             throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokens.tokenType, limit: 40))' token; kcauth supports Bearer tokens only")
         }
-        if let lifetime = tokens.expiresIn, !(lifetime.isFinite && lifetime >= 0 && lifetime <= Self.longestLifetime) {
-            throw KCAuthError(.invalidResponse, "the provider's token response has an impossible expires_in")
-        }
         return TokenResponse(accessToken: tokens.accessToken, tokenType: tokens.tokenType,
                              expiresIn: tokens.expiresIn, scope: tokens.scope)
     }
 
-    private static func hint(for error: String?, authenticator: ClientAuthenticator) -> String? {
+    private static func hint(for error: OAuthErrorCode?, authenticator: ClientAuthenticator) -> String? {
         switch error {
-        case "invalid_client":
+        case .invalidClient?:
             switch authenticator.authentication {
             case .clientSecretBasic, .clientSecretPost:
                 return "check the client secret and that client '\(authenticator.clientID)' is confidential at the provider"
@@ -54,9 +49,9 @@ public struct ClientCredentialsGrant: Sendable {
             case .none:
                 return "the client credentials grant needs a confidential client: give it a secret or a key"
             }
-        case "unauthorized_client":
+        case .unauthorizedClient?:
             return "allow the client credentials grant for '\(authenticator.clientID)' at the provider (Keycloak: \"Service accounts roles\")"
-        case "invalid_scope":
+        case .invalidScope?:
             return "ask for a scope the client may have, or none"
         default:
             return nil

@@ -1,15 +1,18 @@
-@testable import KCAuthCore
+import Foundation
+@_exported import KCAuthCore
 
 /// Environment and files for client credentials, in memory; counts reads so tests can see that
 /// an assertion is re-read per request.
-final class FakeCredentialReader: CredentialReader, @unchecked Sendable {
-    var environment: [String: String] = [:]
-    var files: [String: [UInt8]] = [:]
-    private(set) var fileReads = 0
+public final class FakeCredentialReader: CredentialReader, @unchecked Sendable {
+    public var environment: [String: String] = [:]
+    public var files: [String: [UInt8]] = [:]
+    public private(set) var fileReads = 0
 
-    func environmentValue(_ name: String) -> String? { environment[name] }
+    public init() {}
 
-    func readFile(_ path: String, limit: Int) throws -> [UInt8] {
+    public func environmentValue(_ name: String) -> String? { environment[name] }
+
+    public func readFile(_ path: String, limit: Int) throws -> [UInt8] {
         fileReads += 1
         guard let bytes = files[path] else {
             throw KCAuthError(.configuration, "cannot read \(path): No such file or directory")
