@@ -5,8 +5,9 @@ BIN_DEBUG   = .build/debug/kcauth
 
 # Release build: the Swift standard library linked in, so the binary runs without a toolchain.
 # SCRATCH is SwiftPM's scratch path (e.g. SCRATCH=.build-release to keep it apart from .build).
+# Only the kcauth product: the build tools (kcauth-docgen) and the example are not shipped.
 SCRATCH       ?= .build
-RELEASE_FLAGS ?= -c release --static-swift-stdlib
+RELEASE_FLAGS ?= -c release --static-swift-stdlib --product kcauth
 BIN_RELEASE    = $(SCRATCH)/release/kcauth
 SWIFT_SOURCES := Package.swift $(shell find Sources -type f 2>/dev/null)
 
@@ -23,7 +24,8 @@ INSTALL     ?= install
 INSTALL_STRIP ?= -s
 BINARY      ?=
 
-# Generated from the CLI and kept in the tree.
+# Generated from the command table and kept in the tree (`make docs`): the man page by the build
+# tool kcauth-docgen, the completions by `kcauth completion SHELL`.
 MANPAGE         ?= man/kcauth.1
 BASH_COMPLETION ?= completions/kcauth.bash
 ZSH_COMPLETION  ?= completions/_kcauth
@@ -32,7 +34,7 @@ DOC_FILES        = $(MANPAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLE
 
 DIST ?= dist
 
-.PHONY: help deps build release unit integration test demo provider clean \
+.PHONY: help deps build release docs unit integration test demo provider clean \
         install uninstall package package-test
 
 help:
@@ -40,6 +42,7 @@ help:
 	@echo "make test         install dependencies, build, run unit and integration tests"
 	@echo "make build        debug build (.build/debug/kcauth)"
 	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth, SCRATCH=.build)"
+	@echo "make docs         regenerate man/kcauth.1 (kcauth-docgen) and completions/* (scripts/generate-docs)"
 	@echo "make install      release build, then install binary, man page and completions (PREFIX=/usr/local, DESTDIR=)"
 	@echo "make uninstall    remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make package      build the Debian package $(DIST)/kcauth_<version>-1_<arch>.deb (scripts/build-deb)"
@@ -55,6 +58,9 @@ build:
 
 release:
 	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH)
+
+docs:
+	scripts/generate-docs
 
 # install builds only when a source is newer than the binary, so that `make release` followed by
 # `sudo make install` runs no build as root (root-owned files in .build would break later builds).
@@ -86,7 +92,7 @@ provider: deps
 
 # A missing man page or completion stops the install before anything is built or copied.
 $(DOC_FILES):
-	@echo "make: $@ is missing: the man page and completions are generated from the CLI (scripts/generate-docs)" >&2
+	@echo "make: $@ is missing: the man page and completions are generated from the command table (make docs)" >&2
 	@exit 1
 
 install: $(DOC_FILES) $(if $(BINARY),,$(BIN_RELEASE))

@@ -10,6 +10,7 @@
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters
 //   KCAuthTestSupport  fakes of every adapter and fixtures, for the test targets (not shipped)
 //   kcauth             a one-line executable over KCAuthCLI
+//   KCAuthDocGen       build time only: the man page generator (kcauth-docgen), not in the product
 import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -38,11 +39,15 @@ let package = Package(
         .target(name: "KCAuthTestSupport", dependencies: ["KCAuth", "KCAuthCore", "KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
         .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
+        .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        .executableTarget(name: "kcauth-docgen", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
     ]
 )

@@ -37,17 +37,22 @@ _kcauth() {
         fi
     fi
 
-    # The command: the first word after kcauth that is not an option.
+    # The command: the first word after kcauth that is neither an option nor the value
+    # of a global option (`kcauth --profile work token`).
     local command="" at i
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
+            --profile) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;
             -*) ;;
             *) command=${words[i]} at=$i; break ;;
         esac
     done
     if [[ -z $command ]]; then
+        case $prev in
+            --profile) _kcauth_reply "$(_kcauth_profiles)"; return ;;
+        esac
         case $cur in
-            -*) _kcauth_reply '-h --help --version' ;;
+            -*) _kcauth_reply '-h --help --version --profile' ;;
             *) _kcauth_reply 'login token refresh logout whoami status profiles use doctor setup-client completion help' ;;
         esac
         return

@@ -6,19 +6,21 @@ import KCAuthCore
 /// `-ovalue`, `--` (everything after it is positional); the last occurrence of an option wins.
 public enum ArgumentParser {
     public static func parse(_ args: [String]) throws -> Invocation {
-        guard let first = args.first else { return .help(command: nil) }
-        if first == "--version" { return .version }
-        if first == "--help" || first == "-h" { return .help(command: nil) }
-        if first.hasPrefix("-") {
-            let names = CommandTable.topLevelOptions.map { "--" + $0.long }
-            throw usage("unknown option '\(first)'", suggestion: Suggest.closest(to: first, in: names),
-                        or: "put options after the command: kcauth <command> [flags]")
+        // Global options may come before the command name (`kcauth --profile work token`).
+        let (globals, rest) = try GlobalOptions.parse(args)
+        if let early = globals.invocation { return early }
+        guard let first = rest.first else {
+            guard globals.values.isEmpty else {
+                throw usage("a command must follow \(globals.shown)", or: "see `kcauth help`")
+            }
+            return .help(command: nil)
         }
         guard let spec = CommandTable.command(named: first) else {
             throw usage("unknown command '\(first)'", suggestion: Suggest.closest(to: first, in: CommandTable.commands.map(\.name)),
                         or: "see `kcauth help`")
         }
-        let parsed = try parse(Array(args.dropFirst()), for: spec)
+        try globals.check(for: spec)
+        let parsed = try parse(Array(rest.dropFirst()), for: spec, given: globals.values)
         if parsed.flag(CommandTable.help) { return .help(command: spec.name) }
         if spec.name == "help" {
             if let name = parsed.positionals.first, CommandTable.command(named: name) == nil {
@@ -29,8 +31,10 @@ public enum ArgumentParser {
         return .run(parsed)
     }
 
-    static func parse(_ args: [String], for spec: CommandSpec) throws -> ParsedCommand {
-        var result = ParsedCommand(name: spec.name)
+    /// `given`: the values of global options that came before the command name; the same
+    /// option after it wins, as the last occurrence always does.
+    static func parse(_ args: [String], for spec: CommandSpec, given: [String: String] = [:]) throws -> ParsedCommand {
+        var result = ParsedCommand(name: spec.name, values: given)
         var i = 0
         var onlyPositionals = false
         func take(_ option: OptionSpec, inline: String?, shown: String) throws {
@@ -56,7 +60,8 @@ public enum ArgumentParser {
             let arg = args[i]
             if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
                 guard result.positionals.count < spec.positionals.count else {
-                    throw usage("unexpected argument '\(arg)' for `kcauth \(spec.name)`", suggestion: nil,
+                    throw usage("unexpected argument '\(arg)' for `kcauth \(spec.name)`",
+                                suggestion: profileMeant(arg, spec: spec, given: given, args: args),
                                 or: "see `kcauth \(spec.name) --help`")
                 }
                 if case .choices(let choices) = spec.arguments, !choices.contains(arg) {
@@ -89,6 +94,15 @@ public enum ArgumentParser {
             i += 1
         }
         return result
+    }
+
+    /// `kcauth token work`: oidc-token and similar tools take the account as an argument, so a
+    /// word where a command takes none but takes --profile is most likely a profile's name.
+    static func profileMeant(_ word: String, spec: CommandSpec, given: [String: String], args: [String]) -> String? {
+        let profileGiven = given["profile"] != nil || args.contains { $0 == "--profile" || $0.hasPrefix("--profile=") }
+        guard spec.positionals.isEmpty, spec.option(long: "profile") != nil, !profileGiven,
+              ProfileName.isValid(word) else { return nil }
+        return "--profile \(word)"
     }
 
     static func usage(_ message: String, suggestion: String? = nil, or fallback: String? = nil) -> KCAuthError {

@@ -1,5 +1,7 @@
 /// Every command and option kcauth has. Help, the man page and the shell completions are all
 /// generated from this table, and tests check that the parser accepts exactly what it lists.
+/// (The man page generator is a build tool, `kcauth-docgen` in Sources/KCAuthDocGen, so that
+/// kcauth itself has no command for it.)
 /// A command lives in `Commands/<Name>Command.swift`: its `spec` and its `run`.
 public enum CommandTable {
     static let help = OptionSpec("help", short: "h", help: "Show help for this command")
@@ -13,32 +15,31 @@ public enum CommandTable {
         TokenCommand.self,
         RefreshCommand.self,
         LogoutCommand.self,
-        WhoamiCommand.self,
+        WhoAmICommand.self,
         StatusCommand.self,
         ProfilesCommand.self,
         UseCommand.self,
         DoctorCommand.self,
         SetupClientCommand.self,
         CompletionCommand.self,
-        HelpCommand.self,
     ]
 
-    /// Commands that run but are listed nowhere (help, man page, completions, suggestions):
-    /// tools for building kcauth itself, such as `kcauth __man` for `scripts/generate-docs`.
-    static let hiddenRunners: [any Command.Type] = [ManCommand.self]
+    /// Every command, listed: the runners, then `help` (which the parser answers itself).
+    public static let commands: [CommandSpec] = runners.map { $0.spec } + [HelpCommand.spec]
 
-    public static let commands: [CommandSpec] = runners.map { $0.spec }
-
-    /// Options accepted before a command name.
+    /// Options accepted before a command name. Besides help and version, the global options:
+    /// before the command they mean what they mean after it, for a command that takes them
+    /// (`GlobalOptions`).
     public static let topLevelOptions: [OptionSpec] = [
         generalHelp,
         OptionSpec("version", help: "Print kcauth's version"),
+        OptionSpec("profile", value: "NAME", help: "Profile to use: the command's --profile, given before the command",
+                   default: "default", environment: "KCAUTH_PROFILE", completes: .profiles),
     ]
 
-    /// A listed command or a hidden one.
-    public static func command(named name: String) -> CommandSpec? { runner(named: name)?.spec }
+    public static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }
 
     static func runner(named name: String) -> (any Command.Type)? {
-        runners.first { $0.spec.name == name } ?? hiddenRunners.first { $0.spec.name == name }
+        runners.first { $0.spec.name == name }
     }
 }

@@ -3,10 +3,18 @@ extension Completions {
     static func fish() -> String {
         var out = header("fish")
         out += """
-        # The command: the first word after kcauth that is not an option.
+        # The command: the first word after kcauth that is neither an option nor the value of a
+        # global option (`kcauth --profile work token`).
         function __kcauth_command
+            set -l skip 0
             for word in (commandline -opc)[2..-1]
+                if test $skip = 1
+                    set skip 0
+                    continue
+                end
                 switch $word
+                    case \(globalValueSpellings.map(fishQuoted).joined(separator: " "))
+                        set skip 1
                     case '-*'
                     case '*'
                         echo $word

@@ -29,8 +29,10 @@ extension Completions {
           _arguments -C \\
 
         """
+        // Help and version end the command line; a global option with a value (--profile) is
+        // followed by the command.
         for o in CommandTable.topLevelOptions {
-            out += "    " + zshOption(o, excludesAll: true) + " \\\n"
+            out += "    " + zshOption(o, excludesAll: !o.takesValue) + " \\\n"
         }
         out += """
             '1: :_kcauth_commands' \\

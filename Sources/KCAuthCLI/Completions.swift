@@ -1,7 +1,8 @@
 /// The shell completion scripts, generated from `CommandTable`: every command, every flag of
 /// each command, the values of enumerated options, and profile names read at completion time
 /// from `kcauth profiles --names` (the configuration file only: fast, no network, no keyring).
-/// The scripts call the `kcauth` on `PATH`. Hidden commands (`__man`) are left out.
+/// The scripts call the `kcauth` on `PATH`. They stay in the binary (unlike the man page
+/// generator) because `kcauth completion SHELL` prints them at run time.
 enum Completions {
     static func header(_ shell: String) -> String {
         """
@@ -17,6 +18,10 @@ enum Completions {
     static func spellings(_ o: OptionSpec) -> [String] { (o.short.map { ["-\($0)"] } ?? []) + ["--" + o.long] }
 
     static var commandNames: [String] { CommandTable.commands.map(\.name) }
+
+    /// The spellings of the global options that take a value: before the command name, the
+    /// word after one is its value, not the command.
+    static var globalValueSpellings: [String] { CommandTable.topLevelOptions.filter(\.takesValue).flatMap(spellings) }
 
     /// Inside single quotes in bash and zsh: a quote becomes '\''.
     static func singleQuoted(_ s: String) -> String {
@@ -68,15 +73,26 @@ extension Completions {
                 fi
             fi
 
-            # The command: the first word after kcauth that is not an option.
+            # The command: the first word after kcauth that is neither an option nor the value
+            # of a global option (`kcauth --profile work token`).
             local command="" at i
             for ((i = 1; i < cword; i++)); do
                 case ${words[i]} in
+                    \(globalValueSpellings.joined(separator: " | "))) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;
                     -*) ;;
                     *) command=${words[i]} at=$i; break ;;
                 esac
             done
             if [[ -z $command ]]; then
+                case $prev in
+
+        """
+        for o in CommandTable.topLevelOptions where o.takesValue {
+            guard let action = bashAction(o.valueCompletion) else { continue }
+            out += "            \(spellings(o).joined(separator: " | "))) \(action); return ;;\n"
+        }
+        out += """
+                esac
                 case $cur in
                     -*) _kcauth_reply \(singleQuoted(CommandTable.topLevelOptions.flatMap(spellings).joined(separator: " "))) ;;
                     *) _kcauth_reply \(singleQuoted(commandNames.joined(separator: " "))) ;;

@@ -4,7 +4,7 @@ public enum HelpText {
 
     public static func general() -> String {
         var out = "kcauth signs you in to Keycloak and other OpenID Connect providers and hands\nscripts a valid access token.\n\n"
-        out += "Usage:\n  kcauth <command> [flags]\n\nCommands:\n"
+        out += "Usage:\n  kcauth [--profile NAME] <command> [flags]\n\nCommands:\n"
         let nameWidth = CommandTable.commands.map(\.name.count).max()! + 2
         for c in CommandTable.commands {
             out += wrap(c.summary, indent: 2 + nameWidth, first: "  " + c.name.padded(to: nameWidth))

@@ -16,6 +16,7 @@ enum LoginHint {
         if let hint = error.hint { return hint }
         switch error.remedy {
         case .signIn(let profile)?: return command(profile: profile)
+        case .signInAgain(let profile)?: return command(profile: profile) + " again"
         case nil: return nil
         }
     }

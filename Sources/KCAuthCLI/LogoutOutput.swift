@@ -39,6 +39,6 @@ enum LogoutOutput {
         } else {
             console.err("Deleted the stored session of profile '\(o.profile)', but the session\(at) may still be alive.\n")
         }
-        if o.browser == .ended { console.err("The provider confirmed the sign-out in the browser: the browser is signed out too.\n") }
+        if o.browser == .ended { console.err("The browser is signed out too.\n") }
     }
 }

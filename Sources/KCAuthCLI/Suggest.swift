@@ -1,14 +1,16 @@
 /// "Did you mean …?" for mistyped commands and options: the closest candidate by edit distance,
 /// if it is close enough to be a plausible typo.
 enum Suggest {
+    /// Case does not count (`TOKEN` is `token`), but a word that differs only in case is still
+    /// only suggested, never run.
     static func closest(to word: String, in candidates: [String]) -> String? {
         let limit = max(1, word.count / 3)
         var best: (String, Int)?
         for c in candidates {
-            let d = distance(word, c)
+            let d = distance(word.lowercased(), c.lowercased())
             if d <= limit, d < (best?.1 ?? Int.max) { best = (c, d) }
         }
-        if best == nil, let prefixed = candidates.first(where: { $0.hasPrefix(word) && word.count >= 2 }) { return prefixed }
+        if best == nil, let prefixed = candidates.first(where: { $0.lowercased().hasPrefix(word.lowercased()) && word.count >= 2 }) { return prefixed }
         return best?.0
     }
 

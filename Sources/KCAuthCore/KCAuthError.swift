@@ -63,8 +63,10 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var remedy: Remedy?
 
     public enum Remedy: Sendable, Equatable {
-        /// Sign in to the profile (again).
+        /// Sign in to the profile.
         case signIn(profile: String)
+        /// Start the sign-in over (a device code expired, a flow was interrupted).
+        case signInAgain(profile: String)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

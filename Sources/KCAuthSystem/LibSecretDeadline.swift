@@ -70,13 +70,6 @@ final class LibSecretDeadline: @unchecked Sendable {
         kc_g_object_unref(cancellable)
     }
 
-    /// Whether the deadline cancelled the operation (so a `G_IO_ERROR_CANCELLED` is ours).
-    var didFire: Bool {
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        return fired
-    }
-
     /// From now on only the watchdog applies: called before a store that may show an unlock
     /// prompt, because cancelling a pending prompt makes gnome-keyring 42 abort.
     func keepPromptAlive() {

@@ -49,7 +49,7 @@ extension LibSecretFailure {
         // Not responding: our own deadline (G_IO_ERROR_CANCELLED) or a GDBus reply timeout.
         if (domain == io && (code == G_IO_ERROR_CANCELLED.rawValue || code == G_IO_ERROR_TIMED_OUT.rawValue))
             || (domain == dbus && [G_DBUS_ERROR_NO_REPLY, G_DBUS_ERROR_TIMEOUT, G_DBUS_ERROR_TIMED_OUT]
-                .contains(where: { $0.rawValue == code })) {
+                .contains(where: { code == $0.rawValue })) {
             return LibSecretMessages.notResponding(deadline, cause: summary)
         }
         // Locked: the service refuses to create or read items in a locked collection.
@@ -74,7 +74,7 @@ extension LibSecretFailure {
         // Could not reach the bus at all: autolaunch refused, socket missing or refused.
         let connectCodes = [G_IO_ERROR_FAILED, G_IO_ERROR_NOT_FOUND, G_IO_ERROR_PERMISSION_DENIED,
                             G_IO_ERROR_CONNECTION_REFUSED, G_IO_ERROR_CLOSED, G_IO_ERROR_BROKEN_PIPE]
-        if (domain == io && connectCodes.contains(where: { $0.rawValue == code }))
+        if (domain == io && connectCodes.contains(where: { code == $0.rawValue }))
             || domain == "g-spawn-exit-error-quark" || domain == "g-spawn-error-quark"
             || (domain == dbus && code == G_DBUS_ERROR_DISCONNECTED.rawValue) {
             return KCAuthError(.storageUnavailable, "cannot connect to the D-Bus session bus",

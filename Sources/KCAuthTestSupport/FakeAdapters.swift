@@ -40,3 +40,14 @@ public final class FakeAdapters: @unchecked Sendable {
         for response in tokenResponses { transport.on(.post, Fixtures.tokenEndpoint, json: response) }
     }
 }
+
+extension FakeAdapters {
+    /// The scripted browser signs in: the provider redirects back with `code`, echoing the
+    /// authorization request's `state` and naming its issuer (RFC 9207).
+    public func browserSignsIn(code: String = "c-1") {
+        receiver.script = [{ url in ["code": code, "state": queryParameters(of: url)["state"] ?? "", "iss": Fixtures.issuer] }]
+    }
+
+    /// The configuration of a signed-in profile of the `Fixtures` provider.
+    public static let profileConfig = "[default]\nissuer = \(Fixtures.issuer)\nclient_id = kcauth\n"
+}

@@ -15,6 +15,11 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { routes["\(method.rawValue) \(url)", default: []].append(HTTPResponse(status: status, headers: ["content-type": "application/json"], body: Array(json.utf8))) }
     }
 
+    /// Answers `METHOD URL` with this response from now on (whatever was queued before).
+    public func replace(_ method: HTTPRequest.Method, _ url: String, status: Int = 200, json: String) {
+        lock.withLock { routes["\(method.rawValue) \(url)"] = [HTTPResponse(status: status, headers: ["content-type": "application/json"], body: Array(json.utf8))] }
+    }
+
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try lock.withLock {
             requests.append(request)

@@ -78,7 +78,18 @@ def test_hidden_commands_are_not_offered(complete):
 
 
 def test_top_level_flags(complete):
-    assert complete("kcauth --") == ["--help", "--version"]
+    assert complete("kcauth --") == ["--help", "--profile", "--version"]
+
+
+def test_a_global_profile_before_the_command(complete, env):
+    # `kcauth --profile work token`: the profile's value is a profile name, not the command.
+    assert complete("kcauth --profile ") == sorted(PROFILES)
+    assert complete("kcauth --profile w") == ["work"]
+    assert complete("kcauth --profile work ") == help_commands(env)
+    assert complete("kcauth --profile work to") == ["token"]
+    assert complete("kcauth --profile work token --o") == ["--output"]
+    assert complete("kcauth --profile work token -o ") == sorted(["raw", "header", "json", "env", "exec-credential"])
+    assert complete("kcauth --profile=work token --min") == ["--min-valid"]
 
 
 @pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "profiles",

@@ -144,7 +144,7 @@ def test_the_browser_launchers_output_never_reaches_stdout(provider, keyring, kc
 def test_token_without_a_login_exits_4(kcauth):
     r = kcauth("token")
     assert r.returncode == 4 and r.stdout == ""
-    assert r.stderr == "error: not logged in (profile 'default'); run `kcauth login`\n"
+    assert r.stderr == "error: not logged in (profile 'default', keyring storage); run `kcauth login`\n"
 
 
 def test_plain_http_issuer_is_refused(kcauth):

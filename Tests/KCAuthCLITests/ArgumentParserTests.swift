@@ -24,6 +24,15 @@ import KCAuthTestSupport
          .run(ParsedCommand(name: "login", values: ["issuer": "https://x/realms/y", "client-id": "c", "port": "8400"], flags: ["no-browser"]))),
         (["login", "--scope", "--odd-but-a-value"], .run(ParsedCommand(name: "login", values: ["scope": "--odd-but-a-value"]))),
         (["help", "--", "token"], .help(command: "token")),
+        // Global options before the command name mean what they mean after it.
+        (["--profile", "kc", "token"], .run(ParsedCommand(name: "token", values: ["profile": "kc"]))),
+        (["--profile=kc", "whoami", "-o", "json"], .run(ParsedCommand(name: "whoami", values: ["profile": "kc", "output": "json"]))),
+        (["--profile", "a", "token", "--profile", "b"], .run(ParsedCommand(name: "token", values: ["profile": "b"]))),
+        (["--profile", "kc", "--", "status"], .run(ParsedCommand(name: "status", values: ["profile": "kc"]))),
+        (["--profile", "kc", "token", "--help"], .help(command: "token")),
+        (["--profile", "kc", "--help"], .help(command: nil)),
+        (["--profile", "kc", "--version"], .version),
+        (["--help", "token"], .help(command: nil)),
     ] as [([String], Invocation)])
     func parses(args: [String], expected: Invocation) throws {
         #expect(try ArgumentParser.parse(args) == expected)
@@ -38,10 +47,40 @@ import KCAuthTestSupport
         (["login", "--client"], "unknown option '--client' for `kcauth login`", "did you mean '--client-id'?"),
         (["token", "--profile"], "option --profile needs a value (NAME)", nil),
         (["login", "--no-browser=yes"], "option --no-browser takes no value", nil),
-        (["token", "extra"], "unexpected argument 'extra' for `kcauth token`", "see `kcauth token --help`"),
+        (["token", "extra"], "unexpected argument 'extra' for `kcauth token`", "did you mean '--profile extra'?"),
         (["login", "-x"], "unknown option '-x' for `kcauth login`", "see `kcauth login --help`"),
         (["help", "tokn"], "unknown command 'tokn'", "did you mean 'token'?"),
         (["help", "a", "b"], "unexpected argument 'b' for `kcauth help`", "see `kcauth help --help`"),
+        // Case does not count for a suggestion, and the command is not run.
+        (["TOKEN"], "unknown command 'TOKEN'", "did you mean 'token'?"),
+        (["Login"], "unknown command 'Login'", "did you mean 'login'?"),
+        (["help", "WHOAMI"], "unknown command 'WHOAMI'", "did you mean 'whoami'?"),
+        (["token", "--Profile", "x"], "unknown option '--Profile' for `kcauth token`", "did you mean '--profile'?"),
+        // oidc-token's `oidc-token ACCOUNT`: a word where --profile would fit.
+        (["token", "kc"], "unexpected argument 'kc' for `kcauth token`", "did you mean '--profile kc'?"),
+        (["logout", "work", "--everywhere"], "unexpected argument 'work' for `kcauth logout`", "did you mean '--profile work'?"),
+        (["token", "--profile", "a", "kc"], "unexpected argument 'kc' for `kcauth token`", "see `kcauth token --help`"),
+        (["token", "kc", "--profile=a"], "unexpected argument 'kc' for `kcauth token`", "see `kcauth token --help`"),
+        (["--profile", "a", "token", "kc"], "unexpected argument 'kc' for `kcauth token`", "see `kcauth token --help`"),
+        (["token", "a/b"], "unexpected argument 'a/b' for `kcauth token`", "see `kcauth token --help`"),
+        (["setup-client", "kc"], "unexpected argument 'kc' for `kcauth setup-client`", "see `kcauth setup-client --help`"),
+        // Global options: only for a command that takes them, and never without a command.
+        (["--profile", "kc", "use"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
+        (["--profile", "kc", "setup-client"], "`kcauth setup-client` takes no --profile", "see `kcauth setup-client --help`"),
+        (["--profile", "kc", "help"], "`kcauth help` takes no --profile", "see `kcauth help --help`"),
+        (["--profile", "kc"], "a command must follow --profile kc", "see `kcauth help`"),
+        (["--profile"], "option --profile needs a value (NAME)", nil),
+        (["--profle", "kc", "token"], "unknown option '--profle'", "did you mean '--profile'?"),
+        (["--profile", "kc", "tokne"], "unknown command 'tokne'", "did you mean 'token'?"),
+        // An option that exists nowhere, or only after some command.
+        (["-v"], "unknown option '-v'", "did you mean '--version'?"),
+        (["-V"], "unknown option '-V'", "did you mean '--version'?"),
+        (["-p", "kc", "token"], "unknown option '-p'", "did you mean '--profile'?"),
+        (["-x"], "unknown option '-x'", "see `kcauth help`"),
+        (["--frobnicate"], "unknown option '--frobnicate'", "see `kcauth help`"),
+        (["--issuer", "https://x", "login"], "option '--issuer' goes after the command name", "for example `kcauth login --issuer`"),
+        (["-o", "json", "whoami"], "option '-o' goes after the command name", "for example `kcauth whoami -o`"),
+        (["--min-valid", "30"], "option '--min-valid' goes after the command name", "for example `kcauth token --min-valid`"),
     ] as [([String], String, String?)])
     func rejects(args: [String], message: String, hint: String?) {
         #expect {
@@ -50,6 +89,26 @@ import KCAuthTestSupport
             let e = error as? KCAuthError
             return e?.code == .usage && e?.message == message && e?.hint == hint
         }
+    }
+
+    @Test func aGlobalOptionIsCheckedAsTheCommandChecksItsOwn() throws {
+        // The same value as after the command, so the command's own rules apply to it.
+        #expect(try ArgumentParser.parse(["--profile", "kc", "token"]) == ArgumentParser.parse(["token", "--profile", "kc"]))
+        let globals = CommandTable.topLevelOptions.filter(\.takesValue)
+        #expect(globals.map(\.long) == ["profile"])
+        for o in globals {
+            for c in CommandTable.commands {
+                let before = Result { try ArgumentParser.parse(["--\(o.long)", "x", c.name]) }
+                #expect((try? before.get()) != nil || c.option(long: o.long) == nil, "kcauth --\(o.long) x \(c.name)")
+                if c.option(long: o.long) == nil { #expect(throws: KCAuthError.self) { try before.get() } }
+            }
+        }
+    }
+
+    @Test func aWrongCaseCommandIsNeverRun() {
+        let console = RecordingConsole()
+        #expect(KCAuthMain.run(arguments: ["TOKEN"], environment: [:], console: console) == 2)
+        #expect(console.stderr == "error: unknown command 'TOKEN'; did you mean 'token'?\n" && console.stdout.isEmpty)
     }
 
     @Test func usageErrorsExitWithStatus2() {

@@ -133,7 +133,7 @@ import KCAuthTestSupport
         health: .valid, storage: "keyring", userinfo: .fields([("sub", .string("u-1")), ("groups", .strings(["g1", "g2"]))]))
 
     @Test func whoamiJSONHasTheDocumentedKeysInOrder() throws {
-        let text = WhoamiOutput.json(Self.identity, now: 1_000_000)
+        let text = WhoAmIOutput.json(Self.identity, now: 1_000_000)
         let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.dropFirst(3).prefix { $0 != "\"" } }
         #expect(keys == ["version", "profile", "issuer", "client_id", "subject", "preferred_username", "name", "email",
                          "realm_roles", "client_roles", "roles_source", "scopes", "state", "access_token_expires_at",
@@ -145,7 +145,7 @@ import KCAuthTestSupport
     }
 
     @Test func whoamiTextLinesUpItsValues() {
-        let text = WhoamiOutput.text(Self.identity, now: 1_000_000)
+        let text = WhoAmIOutput.text(Self.identity, now: 1_000_000)
         #expect(text.contains("Username       alice\n"))
         #expect(text.contains("Access token   valid until 1970-01-12T13:51:40Z (in 5m 0s)\n"))
         #expect(text.contains("Refresh token  stored, no expiry given\n"))

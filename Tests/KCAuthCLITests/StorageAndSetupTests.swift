@@ -55,7 +55,7 @@ import KCAuthTestSupport
         #expect(try store(env, "work", storage: "file").name == "file", "login's --storage wins over both")
         env["KCAUTH_STORAGE"] = "plaintext"
         let error = try #require(throws: KCAuthError.self) { try store(env, "work") }
-        #expect(error.code == .usage && error.message.hasPrefix("KCAUTH_STORAGE: 'plaintext'"))
+        #expect(error.code == .usage && error.message.hasPrefix("$KCAUTH_STORAGE: 'plaintext'"))
     }
 
     @Test func theCAFileIsFlagThenEnvironmentThenProfile() throws {

@@ -78,7 +78,7 @@ import KCAuthTestSupport
         #expect { try poll(endpoint) } throws: { error in
             let e = error as? KCAuthError
             return e?.code == .timedOut && e?.message == "the code expired before the sign-in was approved"
-                && e?.remedy == .signIn(profile: "default") && e?.oauthError == .expiredToken
+                && e?.remedy == .signInAgain(profile: "default") && e?.oauthError == .expiredToken
         }
     }
 

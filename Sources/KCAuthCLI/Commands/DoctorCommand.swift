@@ -48,8 +48,9 @@ enum DoctorCommand: Command {
             resolved = try context.resolve(flags)
         } catch {
             resolveError = KCAuthError.wrapping(error)
-            resolved = try? context.resolver(tolerant: true).resolve(flags)
-                ?? SettingsResolver(environment: env, config: nil, configPath: context.settings.path, workingDirectory: nil).resolve(flags)
+            // A bad value in the file or the environment: check what can still be checked.
+            resolved = (try? context.resolver(tolerant: true).resolve(flags))
+                ?? (try? SettingsResolver(environment: [:], config: nil, configPath: context.settings.path, workingDirectory: nil).resolve(flags))
         }
         let profile = resolved?.name ?? ProfileName.defaultName
 
@@ -69,8 +70,29 @@ enum DoctorCommand: Command {
 
         let host = HostChecks(environment: env)
         let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
-        return (profile, storage + [config(profile), host.runtimeDirectory(), host.browser()]
+        let settings = resolved.map(settingsCheck) ?? []
+        return (profile, storage + [config(profile)] + settings + [host.runtimeDirectory(), host.browser()]
                     + provider.run(issuer: resolved?.issuer?.value, profile: profile))
+    }
+
+    /// Where each setting came from, so a surprising value can be traced to a flag, a variable
+    /// or the file.
+    static func settingsCheck(_ p: ResolvedProfile) -> [DoctorCheck] {
+        func describe<V>(_ name: String, _ setting: Setting<V>?, _ text: (V) -> String) -> String? {
+            guard let setting else { return nil }
+            let origin: String
+            switch setting.source {
+            case .flag: origin = setting.origin ?? "a flag"
+            case .environment: origin = "$" + (setting.origin ?? "environment")
+            case .profile: origin = "the profile's \(setting.origin ?? "settings")"
+            case .default: origin = "default"
+            }
+            return "\(name) \(text(setting.value)) (\(origin))"
+        }
+        let parts = [describe("profile", p.profile) { $0 }, describe("issuer", p.issuer) { $0 }, describe("client", p.clientID) { $0 },
+                     describe("storage", p.storage) { $0.rawValue }, describe("CA file", p.caFile) { $0 },
+                     describe("flow", p.flow) { $0.rawValue }].compactMap { $0 }
+        return [.pass("settings", "settings", parts.joined(separator: "; "))]
     }
 
     /// The configuration file check, for whichever profile the settings resolve to.

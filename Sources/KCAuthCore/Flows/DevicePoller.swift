@@ -72,6 +72,6 @@ public struct DevicePoller: Sendable {
 
     static func expired(_ profile: String) -> KCAuthError {
         KCAuthError(.timedOut, "the code expired before the sign-in was approved",
-                    oauthError: .expiredToken, remedy: .signIn(profile: profile))
+                    oauthError: .expiredToken, remedy: .signInAgain(profile: profile))
     }
 }

@@ -10,7 +10,7 @@ public struct EnvironmentValues: Sendable, Equatable {
     /// The variable's value, nil when unset or empty; a usage error for control characters.
     public func value(_ name: String) throws -> String? {
         guard let v = raw[name], !v.isEmpty else { return nil }
-        try InputText.check(v, from: name)
+        try InputText.check(v, from: "$" + name)
         return v
     }
 

@@ -98,7 +98,7 @@ public struct SettingsResolver: Sendable {
     private func storage(_ flag: String?, saved: ProfileSettings) throws -> Setting<StorageKind> {
         if let flag { return Setting(try StorageKind(parsing: flag, source: "--storage"), .flag, origin: "--storage") }
         if let env = try environment.value("KCAUTH_STORAGE") {
-            return Setting(try StorageKind(parsing: env, source: "KCAUTH_STORAGE"), .environment, origin: "KCAUTH_STORAGE")
+            return Setting(try StorageKind(parsing: env, source: "$KCAUTH_STORAGE"), .environment, origin: "KCAUTH_STORAGE")
         }
         if let kind = saved.storage { return Setting(kind, .profile, origin: "storage") }
         return Setting(.keyring, .default)

@@ -30,7 +30,7 @@ struct BrowserLogout: Sendable {
             }
             return .ended
         } catch {
-            return .failed(error as? KCAuthError ?? KCAuthError(.internal, "\(error)"))
+            return .failed(KCAuthError.wrapping(error))
         }
     }
 

@@ -4,7 +4,7 @@ import KCAuthTestSupport
 
 /// Reading the generated man page and completion scripts back, for the consistency tests.
 enum Docs {
-    /// The repository root, from this file's path (Tests/KCAuthCLITests/DocsSupport.swift).
+    /// The repository root, from this file's path (Tests/KCAuthDocGenTests/DocsSupport.swift).
     static let root: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)

@@ -1,6 +1,7 @@
 import Testing
 @testable import KCAuthCLI
 import KCAuthTestSupport
+@testable import KCAuthDocGen
 
 /// The committed man page and completion scripts are generated files: they must be exactly
 /// what this build's command table generates, or packages would ship stale documentation.
@@ -32,17 +33,6 @@ import KCAuthTestSupport
             """)
     }
 
-    @Test func manCommandAndCompletionCommandPrintTheGeneratedText() throws {
-        #expect(try ArgumentParser.parse(["__man"]) == .run(ParsedCommand(name: "__man")))
-        #expect(try ArgumentParser.parse(["completion", "zsh"]) == .run(ParsedCommand(name: "completion", positionals: ["zsh"])))
-        #expect(throws: (any Error).self) { try ArgumentParser.parse(["completion", "tcsh"]) }
-        for shell in CompletionCommand.Shell.allCases {
-            let console = RecordingConsole()
-            #expect(KCAuthMain.run(arguments: ["completion", shell.rawValue], environment: [:], console: console) == 0)
-            #expect(console.stdout == shell.script)
-        }
-        let console = RecordingConsole()
-        #expect(KCAuthMain.run(arguments: ["__man"], environment: [:], console: console) == 0)
-        #expect(console.stdout == ManPage.render())
-    }
+    // That `kcauth completion SHELL` prints these scripts is CompletionCommandTests' (in
+    // KCAuthCLITests); that kcauth-docgen prints ManPage.render() is test_man_page.py's.
 }

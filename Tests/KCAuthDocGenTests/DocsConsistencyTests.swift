@@ -1,7 +1,9 @@
-import FoundationEssentials
+import Foundation  // FileManager.subpaths is in Foundation, not FoundationEssentials
 import Testing
 @testable import KCAuthCLI
 import KCAuthTestSupport
+@testable import KCAuthDocGen
+import KCAuthCore
 
 /// Help, the man page and the completion scripts list exactly what the parser accepts: every
 /// command and option of the table is in each of them, and every flag they mention is one the
@@ -154,13 +156,15 @@ import KCAuthTestSupport
         }
     }
 
-    @Test func hiddenCommandsAreListedNowhere() {
-        for hidden in CommandTable.hiddenRunners.map({ $0.spec.name }) {
-            #expect(!Self.manLines.contains { $0.contains(hidden) }, "the man page lists \(hidden)")
-            #expect(!HelpText.general().contains(hidden))
-            for script in [Completions.bash(), Completions.zsh(), Completions.fish()] {
-                #expect(!script.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.contains(hidden) })
-            }
+    /// The man page generator is a build tool (`kcauth-docgen man`), not a command of kcauth:
+    /// the old hidden `kcauth __man` is gone, and nothing lists or completes it.
+    @Test func theGeneratorIsNotACommandOfKcauth() {
+        #expect(CommandTable.command(named: "__man") == nil)
+        #expect(throws: KCAuthError.self) { try ArgumentParser.parse(["__man"]) }
+        #expect(!Self.manLines.contains { $0.contains("__man") }, "the man page lists __man")
+        #expect(!HelpText.general().contains("__man"))
+        for script in [Completions.bash(), Completions.zsh(), Completions.fish()] {
+            #expect(!script.split(separator: "\n").contains { !$0.hasPrefix("#") && $0.contains("__man") })
         }
     }
 

@@ -36,7 +36,10 @@ import KCAuthTestSupport
             }
         }
         #expect(script.contains("*) _kcauth_reply '\(Completions.commandNames.joined(separator: " "))' ;;"))
-        #expect(script.contains("-*) _kcauth_reply '--help -h --version' ;;") || script.contains("-*) _kcauth_reply '-h --help --version' ;;"))
+        #expect(script.contains("-*) _kcauth_reply '-h --help --version --profile' ;;"))
+        // Before the command name: the value of --profile is a profile, and it is not the command.
+        #expect(script.contains("            --profile) _kcauth_reply \"$(_kcauth_profiles)\"; return ;;"))
+        #expect(script.contains("            --profile) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;"))
         #expect(script.contains("'token --output' | 'token -o') _kcauth_reply 'raw header json env exec-credential' ;;")
              || script.contains("'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential' ;;"))
         #expect(script.contains("'token --profile') _kcauth_reply \"$(_kcauth_profiles)\" ;;"))
@@ -57,6 +60,8 @@ import KCAuthTestSupport
         #expect(script.contains("{-o+,--output=}'[Output format]:FORMAT:(raw header json env exec-credential)'"))
         #expect(script.contains("--profile='[Profile to use]:NAME:_kcauth_profiles'"))
         #expect(script.contains("'1:shell:(bash zsh fish)'"))
+        // A global option with a value does not end the command line, as help and version do.
+        #expect(script.contains("\n    --profile='[Profile to use: the command'\\''s --profile, given before the command]:NAME:_kcauth_profiles' \\\n"))
     }
 
     static func removingDescriptions(_ line: Substring) -> String {
@@ -89,6 +94,8 @@ import KCAuthTestSupport
         }
         #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential' -d 'Output format'"))
         #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'"))
+        #expect(lines.contains { $0.hasPrefix("complete -c kcauth -n 'not __kcauth_command' -l profile -x -a '(__kcauth_profiles)' -d ") })
+        #expect(lines.contains("            case '--profile'"), "fish: the value of a global --profile is not the command")
     }
 
     @Test func theCompletionCommandIsInTheTableWithItsShells() {

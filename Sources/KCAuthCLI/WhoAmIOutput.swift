@@ -1,7 +1,7 @@
 import KCAuthCore
 
 /// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").
-enum WhoamiOutput {
+enum WhoAmIOutput {
     static func text(_ i: WhoAmI.Identity, now: Instant) -> String {
         let c = i.claims
         var rows: [(String, String)] = [

@@ -2,7 +2,7 @@ import KCAuth
 import KCAuthCore
 
 /// `kcauth whoami`: who is signed in to a profile, from the stored (validated) ID token.
-enum WhoamiCommand: Command {
+enum WhoAmICommand: Command {
     static let spec = CommandSpec(
         "whoami", summary: "Show who is signed in",
         description: """
@@ -25,8 +25,8 @@ enum WhoamiCommand: Command {
         let identity = try services.context.whoAmI(profile).run(userinfo: command.flag(userinfo))
         let now = services.context.clock.instant
         switch SessionOutput(command) {
-        case .text: services.console.out(WhoamiOutput.text(identity, now: now))
-        case .json: services.console.out(WhoamiOutput.json(identity, now: now))
+        case .text: services.console.out(WhoAmIOutput.text(identity, now: now))
+        case .json: services.console.out(WhoAmIOutput.json(identity, now: now))
         }
     }
 }
