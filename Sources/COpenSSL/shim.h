@@ -13,9 +13,11 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
+#include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <stddef.h>
+#include <string.h>
 
 // Build a public EVP_PKEY of `type` ("RSA" or "EC") from finished OSSL_PARAMs.
 // Not called from Swift directly; shared by the two importers below.
@@ -114,6 +116,57 @@ static inline int kc_ecdsa_raw_to_der(const unsigned char *rs, size_t rs_len,
 static inline int kc_set_pss_padding(EVP_PKEY_CTX *pctx) {
     return EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING) > 0
         && EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_DIGEST) > 0;
+}
+
+// --- signing (client assertions, RFC 7523) ---------------------------------
+
+// A PEM passphrase callback that refuses: OpenSSL's default one would prompt on
+// the terminal, and an encrypted key must fail at once instead (never hang).
+static inline int kc_refuse_passphrase(char *buf, int size, int rwflag, void *u) {
+    (void)buf; (void)size; (void)rwflag; (void)u;
+    return -1;
+}
+
+// The first private key in PEM text (PKCS#8 "PRIVATE KEY", or the traditional
+// "RSA PRIVATE KEY" / "EC PRIVATE KEY"), or NULL. Why C: the BIO and the
+// callback's function pointer stay on this side; Swift gets only the key.
+static inline EVP_PKEY *kc_private_key_from_pem(const unsigned char *pem, size_t len) {
+    if (len > (size_t)0x7fffffff) return NULL;
+    BIO *bio = BIO_new_mem_buf(pem, (int)len);
+    if (bio == NULL) return NULL;
+    EVP_PKEY *pkey = PEM_read_bio_PrivateKey(bio, NULL, kc_refuse_passphrase, NULL);
+    BIO_free(bio);
+    return pkey;
+}
+
+// The JWS curve size of an EC key: 256 for P-256, 384 for P-384, else 0
+// (secp256k1 is 256 bits too, so the bit count alone does not say P-256).
+static inline int kc_ec_curve_bits(const EVP_PKEY *pkey) {
+    char name[64];
+    size_t len = 0;
+    if (EVP_PKEY_get_group_name(pkey, name, sizeof name, &len) != 1) return 0;
+    if (strcmp(name, "prime256v1") == 0 || strcmp(name, "P-256") == 0) return 256;
+    if (strcmp(name, "secp384r1") == 0 || strcmp(name, "P-384") == 0) return 384;
+    return 0;
+}
+
+// DER ECDSA-Sig-Value (what OpenSSL signs) -> JWS R || S, each half
+// `coord_len` bytes, big-endian, left-padded (RFC 7518 §3.4). Writes
+// 2 * coord_len bytes into `out`; returns 1 on success. Why C: the same
+// ownership dance as kc_ecdsa_raw_to_der, in reverse.
+static inline int kc_ecdsa_der_to_raw(const unsigned char *der, size_t der_len,
+                                      unsigned char *out, size_t coord_len) {
+    if (der_len > (size_t)0x7fffffff) return 0;
+    const unsigned char *p = der;
+    ECDSA_SIG *sig = d2i_ECDSA_SIG(NULL, &p, (long)der_len);
+    if (sig == NULL) return 0;
+    const BIGNUM *r = NULL, *s = NULL;
+    ECDSA_SIG_get0(sig, &r, &s);
+    int ok = r && s
+        && BN_bn2binpad(r, out, (int)coord_len) == (int)coord_len
+        && BN_bn2binpad(s, out + coord_len, (int)coord_len) == (int)coord_len;
+    ECDSA_SIG_free(sig);
+    return ok;
 }
 
 #endif
