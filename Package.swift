@@ -21,12 +21,12 @@ let package = Package(
         .library(name: "KCAuth", targets: ["KCAuth"]),
     ],
     targets: [
-        // libsecret and libcurl are dlopen()ed on first use, so `kcauth token` starts without
-        // loading them (Sources/CLibSecret/include/CLibSecret.h and CCurl.h say more).
+        // libsecret, libcurl, libcrypto and libqrencode are dlopen()ed on first use, so `kcauth token`
+        // starts without loading them (each module's header says more; docs/performance.md has numbers).
         .target(name: "CLibSecret", path: "Sources/CLibSecret"),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),  // libcrypto only: no TLS here
+        .target(name: "COpenSSL", path: "Sources/COpenSSL"),  // libcrypto only, no TLS; headers: libssl-dev
         .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
-        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "CQREncode", path: "Sources/CQREncode"),  // headers: libqrencode-dev
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
