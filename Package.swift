@@ -8,7 +8,8 @@
 //   KCAuthSystem       the real adapters: libcurl, libsecret, libqrencode, loopback listener, browser, files
 //   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters
-//   kcauth             a one-line executable over KCAuthCLI
+//   KCAuthFastPath     the warm-cache `kcauth token` with Glibc only; falls back to KCAuthCLI
+//   kcauth             a small executable: KCAuthFastPath, else KCAuthCLI
 import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -34,12 +35,15 @@ let package = Package(
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
-        .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        // The warm-cache `kcauth token`, Glibc only: no Foundation, no JSON decoder (issue 13).
+        .target(name: "KCAuthFastPath", swiftSettings: swift6),
+        .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI", "KCAuthFastPath"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthFastPath"], swiftSettings: swift6),
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthFastPathTests", dependencies: ["KCAuthFastPath"], swiftSettings: swift6),
     ]
 )

@@ -1,0 +1,68 @@
+/// The runtime cache file (`$XDG_RUNTIME_DIR/kcauth/<profile>.token`, written by
+/// RuntimeTokenCache with JSONEncoder) as ``FastTokenPath`` reads it: one flat JSON object whose
+/// values are all strings. Nil for anything else — another value type, an unknown or repeated
+/// key, a missing field, an escape other than `\/`, `\"`, `\\`, an `expires_at` that is not
+/// exactly `YYYY-MM-DDTHH:MM:SSZ` — so a cache format this parser does not know (a newer kcauth's,
+/// with more fields) is left to the full program.
+struct FastTokenCacheFile: Equatable {
+    var accessToken: String
+    var tokenType: String
+    var expiresAt: Double
+    var scope: String
+    var issuer: String
+    var clientID: String
+
+    static let keys: Set<String> = ["access_token", "token_type", "expires_at", "scope", "issuer", "client_id"]
+
+    init?(_ bytes: [UInt8]) {
+        var fields: [String: String] = [:]
+        var i = bytes.startIndex
+        func skipSpace() { while i < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        func expect(_ c: UInt8) -> Bool {
+            skipSpace()
+            guard i < bytes.endIndex, bytes[i] == c else { return false }
+            i += 1
+            return true
+        }
+        func string() -> String? {
+            guard expect(UInt8(ascii: "\"")) else { return nil }
+            var out: [UInt8] = []
+            while i < bytes.endIndex {
+                let b = bytes[i]
+                i += 1
+                switch b {
+                case UInt8(ascii: "\""):
+                    return String(decoding: out, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard i < bytes.endIndex, [UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "\\")].contains(bytes[i]) else { return nil }
+                    out.append(bytes[i])
+                    i += 1
+                case 0x20..<0x7F:
+                    out.append(b)
+                default:
+                    return nil   // control characters, and non-ASCII: left to the full decoder
+                }
+            }
+            return nil
+        }
+        guard expect(UInt8(ascii: "{")) else { return nil }
+        repeat {
+            guard let key = string(), Self.keys.contains(key), fields[key] == nil, expect(UInt8(ascii: ":")),
+                  let value = string() else { return nil }
+            fields[key] = value
+        } while expect(UInt8(ascii: ","))
+        guard expect(UInt8(ascii: "}")) else { return nil }
+        skipSpace()
+        guard i == bytes.endIndex else { return nil }
+
+        guard let accessToken = fields["access_token"], !accessToken.isEmpty, let tokenType = fields["token_type"],
+              let expires = fields["expires_at"], let expiresAt = FastTimestamp.parse(expires),
+              let scope = fields["scope"], let issuer = fields["issuer"], let clientID = fields["client_id"] else { return nil }
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt
+        self.scope = scope
+        self.issuer = issuer
+        self.clientID = clientID
+    }
+}
