@@ -12,12 +12,13 @@ struct FastTokenCacheFile: Equatable {
     var issuer: String
     var clientID: String
 
-    static let keys: Set<String> = ["access_token", "token_type", "expires_at", "scope", "issuer", "client_id"]
+    /// The fields, in the order of `values` below (no dictionary: see FastConfigFile on why).
+    static let keys = ["access_token", "token_type", "expires_at", "scope", "issuer", "client_id"]
 
     init?(_ bytes: [UInt8]) {
-        var fields: [String: String] = [:]
+        var values = [String?](repeating: nil, count: Self.keys.count)
         var i = bytes.startIndex
-        func skipSpace() { while i < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        func skipSpace() { while i < bytes.endIndex, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 } }
         func expect(_ c: UInt8) -> Bool {
             skipSpace()
             guard i < bytes.endIndex, bytes[i] == c else { return false }
@@ -34,7 +35,7 @@ struct FastTokenCacheFile: Equatable {
                 case UInt8(ascii: "\""):
                     return String(decoding: out, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    guard i < bytes.endIndex, [UInt8(ascii: "/"), UInt8(ascii: "\""), UInt8(ascii: "\\")].contains(bytes[i]) else { return nil }
+                    guard i < bytes.endIndex, bytes[i] == UInt8(ascii: "/") || bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "\\") else { return nil }
                     out.append(bytes[i])
                     i += 1
                 case 0x20..<0x7F:
@@ -47,17 +48,17 @@ struct FastTokenCacheFile: Equatable {
         }
         guard expect(UInt8(ascii: "{")) else { return nil }
         repeat {
-            guard let key = string(), Self.keys.contains(key), fields[key] == nil, expect(UInt8(ascii: ":")),
+            guard let key = string(), let index = Self.keys.firstIndex(of: key), values[index] == nil, expect(UInt8(ascii: ":")),
                   let value = string() else { return nil }
-            fields[key] = value
+            values[index] = value
         } while expect(UInt8(ascii: ","))
         guard expect(UInt8(ascii: "}")) else { return nil }
         skipSpace()
         guard i == bytes.endIndex else { return nil }
 
-        guard let accessToken = fields["access_token"], !accessToken.isEmpty, let tokenType = fields["token_type"],
-              let expires = fields["expires_at"], let expiresAt = FastTimestamp.parse(expires),
-              let scope = fields["scope"], let issuer = fields["issuer"], let clientID = fields["client_id"] else { return nil }
+        guard let accessToken = values[0], !accessToken.isEmpty, let tokenType = values[1],
+              let expires = values[2], let expiresAt = FastTimestamp.parse(expires),
+              let scope = values[3], let issuer = values[4], let clientID = values[5] else { return nil }
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt

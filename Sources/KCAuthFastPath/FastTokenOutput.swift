@@ -19,7 +19,9 @@ struct FastTokenOutput {
             return "Authorization: Bearer \(t.accessToken)\n"
         case .env:
             // Shell.quote: single quotes, a quote inside becomes '\''.
-            let quoted = "'" + t.accessToken.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+            let quoted = t.accessToken.utf8.contains(UInt8(ascii: "'"))
+                ? "'" + t.accessToken.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+                : "'" + t.accessToken + "'"
             return "export KCAUTH_ACCESS_TOKEN=\(quoted)\nexport KCAUTH_EXPIRES_AT=\(expiry)\n"
         case .json:
             guard let fields = Self.quoted([t.accessToken, t.tokenType, expiry, t.scope, t.issuer, profile]) else { return nil }

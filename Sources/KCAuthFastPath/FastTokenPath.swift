@@ -45,11 +45,11 @@ public enum FastTokenPath {
               let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/"),
               let configPath = configFile(environment) else { return nil }
 
-        guard let configBytes = read(configPath, false), let config = FastConfigFile(configBytes) else { return nil }
         let fromEnvironment = environment("KCAUTH_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
-        guard let profile = request.profile ?? fromEnvironment ?? config.defaultProfile ?? Optional("default"),
-              FastConfigFile.isProfileName(profile),
-              let settings = config.keyringProfile(profile) else { return nil }
+        guard let configBytes = read(configPath, false),
+              let config = FastConfigFile(configBytes, wanted: request.profile ?? fromEnvironment) else { return nil }
+        let profile = config.profile
+        guard FastConfigFile.isProfileName(profile.utf8), let settings = config.keyringProfile() else { return nil }
 
         let directory = runtime + "/kcauth"
         guard read(directory, true) != nil,   // the directory itself must be private, as the full program checks

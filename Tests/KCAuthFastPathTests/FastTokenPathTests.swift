@@ -156,6 +156,29 @@ import Glibc
         #expect(w.answer(["token", "--profile", "nosection"]) == nil)
     }
 
+    @Test func anEmptyDefaultProfileMeansDefault() {
+        var w = World()
+        w.files["/home/u/.config/kcauth/config"] = "default_profile =\n" + Self.config
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+    }
+
+    @Test func oneProfileAmongAHundredIsServedAndTheOthersAreCheckedForShapeOnly() {
+        var w = World()
+        let others = (1...100).filter { $0 != 57 }.map { "[p\($0)]\nissuer = x\nclient_id = y\ncolour = blue\ncolour = red\n" }
+        w.files["/home/u/.config/kcauth/config"] = Self.config + others.joined() + "[p57]\nissuer = \(Self.issuer)\nclient_id = kcauth\n"
+        w.files["/run/user/1000/kcauth/p57.token"] = Self.cache()
+        w.privateOnly.insert("/run/user/1000/kcauth/p57.token")
+        #expect(w.answer(["token", "--profile", "p57"]) == "eyJ.a-b_c.d\n")
+        w.files["/home/u/.config/kcauth/config"]! += "[p3]\n"   // a duplicate section elsewhere: the full program rejects the file
+        #expect(w.answer(["token", "--profile", "p57"]) == nil)
+    }
+
+    @Test func aQuoteInTheTokenIsShellQuotedAsTheFullProgramDoes() {
+        var w = World()
+        w.files["/run/user/1000/kcauth/default.token"] = Self.cache().replacingOccurrences("eyJ.a-b_c.d", "it's")
+        #expect(w.answer(["token", "-o", "env"]) == "export KCAUTH_ACCESS_TOKEN='it'\\''s'\nexport KCAUTH_EXPIRES_AT=2027-01-15T09:00:00Z\n")
+    }
+
     @Test func aJSONFormatWhoseStringsWouldNeedEscapingGoesToTheFullProgram() {
         var w = World()
         w.files["/run/user/1000/kcauth/default.token"] = Self.cache().replacingOccurrences("\"openid profile email\"", "\"a\\\\b\"")
