@@ -28,6 +28,8 @@ public enum KCAuthMain {
                 try runner.run(command, services)
             }
             return ExitStatus.success.code
+        } catch let reported as ReportedFailure {
+            return reported.status.code
         } catch let error as KCAuthError {
             return ErrorPresenter.present(error, on: console)
         } catch {

@@ -32,7 +32,9 @@ enum TokenOutput: String, CaseIterable {
             if let expiry { lines.append("export KCAUTH_EXPIRES_AT=\(expiry.rfc3339)") }
             return lines.joined(separator: "\n") + "\n"
         case .json:
-            var fields: [(String, JSONValue)] = [
+            // docs/json.md documents these keys; the same names and types as every other -o json.
+            let fields: [(String, JSONValue)] = [
+                ("version", .number(SessionOutput.schemaVersion)),
                 (idToken ? "id_token" : "access_token", .string(token)),
                 ("token_type", .string(idToken ? "Bearer" : t.tokenType)),
                 ("expires_at", .string(expiry?.rfc3339)),
@@ -41,8 +43,7 @@ enum TokenOutput: String, CaseIterable {
                 ("issuer", .string(t.issuer)),
                 ("profile", .string(profile)),
             ]
-            if idToken { fields.removeAll { $0.0 == "scope" } }
-            return JSONValue.fields(fields).compact + "\n"
+            return JSONValue.fields(fields).rendered()
         case .execCredential:
             // kubectl caches the token until expirationTimestamp, then runs the plugin again.
             return ExecCredential(version: exec, token: token, expiresAt: expiry).json

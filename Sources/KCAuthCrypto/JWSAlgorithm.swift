@@ -50,9 +50,9 @@ extension JWSAlgorithm {
     /// OpenSSL's `EVP_MD` for the algorithm's hash.
     var digest: OpaquePointer? {
         switch self {
-        case .RS256, .PS256, .ES256: EVP_sha256()
-        case .RS384, .PS384, .ES384: EVP_sha384()
-        case .RS512, .PS512: EVP_sha512()
+        case .RS256, .PS256, .ES256: kc_EVP_sha256()
+        case .RS384, .PS384, .ES384: kc_EVP_sha384()
+        case .RS512, .PS512: kc_EVP_sha512()
         }
     }
 }

@@ -8,73 +8,84 @@ struct LoopbackConnection {
         case closed
         /// The response to a `.finish` verdict is flushed; the listener returns this request.
         case finished(CallbackRequest)
+        /// The response is flushed and the login must end with this error.
+        case aborted(KCAuthError)
+    }
+
+    /// A complete request head, handed to the listener to decide the answer.
+    struct Request {
+        var method: String
+        var path: String
+        var query: String?
+        /// The raw head, for header fields (cookies).
+        var head: [UInt8]
     }
 
     let fd: Int32
-    let callbackPath: String
+    /// Monotonic seconds when the connection was accepted, and when it last made progress.
+    let acceptedAt: Double
+    private(set) var lastActivity: Double
     private var input: [UInt8] = []
     private var output: [UInt8] = []
     private var written = 0
-    private var finishing: CallbackRequest?
+    private var after: LoopbackAnswer.After = .close
 
-    init(fd: Int32, callbackPath: String = LoopbackListener.callbackPath) {
+    init(fd: Int32, now: Double = 0) {
         self.fd = fd
-        self.callbackPath = callbackPath
+        acceptedAt = now
+        lastActivity = now
     }
 
     var isResponding: Bool { !output.isEmpty }
 
+    /// When this connection is given up if nothing happens (`LoopbackLimits`).
+    func deadline(_ limits: LoopbackLimits) -> Double {
+        if isResponding { return lastActivity + limits.writeSeconds }
+        return min(lastActivity + limits.idleSeconds, acceptedAt + limits.headSeconds)
+    }
+
+    /// What a connection that missed its deadline amounts to: a login that was already decided
+    /// stays decided even if the browser never read the whole page.
+    var expired: Progress {
+        switch after {
+        case .finish(let request) where isResponding: return .finished(request)
+        case .abort(let error) where isResponding: return .aborted(error)
+        default: return .closed
+        }
+    }
+
     /// Called when `poll` reports the socket ready (or in error).
-    mutating func advance(judge: (CallbackRequest) -> CallbackVerdict, start: (String) -> String? = { _ in nil }) -> Progress {
-        if isResponding { return flush() }
+    mutating func advance(now: Double, answer: (Request) -> LoopbackAnswer) -> Progress {
+        if isResponding { return flush(now: now) }
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count < 0 { return errno == EAGAIN || errno == EINTR ? .open : .closed }
         if count == 0 { return .closed }  // the browser gave up on a pre-connected socket
+        lastActivity = now
         input.append(contentsOf: chunk[..<count])
 
         guard input.count <= HTTPRequestHead.maxBytes else {
             // RFC 6585 §5: 431 Request Header Fields Too Large.
-            return respond(status: 431, html: LoopbackPages.small("Request too large"))
+            return respond(.small(431, "Request too large"), now: now)
         }
         switch HTTPRequestHead.parse(input) {
         case .incomplete:
             return .open
         case .malformed:
-            return respond(status: 400, html: LoopbackPages.small("Bad request"))
+            return respond(.small(400, "Bad request"), now: now)
         case let .request(method, path, query):
-            guard method == "GET" else {
-                // RFC 9110 §15.5.6: a 405 must list the allowed methods.
-                return respond(status: 405, html: LoopbackPages.small("Method not allowed"),
-                               extraHeaders: ["Allow: GET"])
-            }
-            if let location = start(path) {
-                // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
-                return respond(status: 302, html: LoopbackPages.small("Continue at the provider"),
-                               extraHeaders: ["Location: \(location)"])
-            }
-            // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
-            guard path == callbackPath else {
-                return respond(status: 404, html: LoopbackPages.small("Not found"))
-            }
-            let request = CallbackRequest(parameters: FormEncoding.decode(query ?? ""))
-            switch judge(request) {
-            case .keepWaiting(let page):
-                return respond(status: page.status, html: page.html)
-            case .finish(let page):
-                finishing = request
-                return respond(status: page.status, html: page.html)
-            }
+            return respond(answer(Request(method: method, path: path, query: query, head: input)), now: now)
         }
     }
 
-    private mutating func respond(status: Int, html: String, extraHeaders: [String] = []) -> Progress {
-        output = LoopbackPages.response(status: status, html: html, extraHeaders: extraHeaders)
+    private mutating func respond(_ answer: LoopbackAnswer, now: Double) -> Progress {
+        output = LoopbackPages.response(status: answer.status, html: answer.html, extraHeaders: answer.headers)
         written = 0
-        return flush()  // most responses fit the socket buffer at once
+        after = answer.after
+        return flush(now: now)  // most responses fit the socket buffer at once
     }
 
-    private mutating func flush() -> Progress {
+    private mutating func flush(now: Double) -> Progress {
         while written < output.count {
             let count = output[written...].withUnsafeBytes {
                 // MSG_NOSIGNAL: a browser that already closed must not kill kcauth with SIGPIPE.
@@ -86,8 +97,12 @@ struct LoopbackConnection {
                 break  // the browser went away; nothing more to send
             }
             written += count
+            lastActivity = now
         }
-        if let finishing { return .finished(finishing) }
-        return .closed
+        switch after {
+        case .close: return .closed
+        case .finish(let request): return .finished(request)
+        case .abort(let error): return .aborted(error)
+        }
     }
 }

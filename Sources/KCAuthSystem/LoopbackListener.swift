@@ -9,36 +9,35 @@ import KCAuthCore
 /// redirect until the timeout. Single-threaded, so nothing here needs to be `Sendable`.
 final class LoopbackListener: BoundRedirectListener {
     static let callbackPath = "/callback"
-    /// More simultaneous connections than any browser opens to one origin; beyond it new
-    /// connections are closed at once.
-    static let maxConnections = 32
 
     private(set) var listenFD: Int32
     let port: UInt16
     /// The only path whose requests reach the judge.
     let path: String
+    let limits: LoopbackLimits
+    /// Whether the client of a connection may reach the start URL and the callback path
+    /// (`LoopbackPeer`: the same user only); replaceable in tests.
+    var peerCheck: (Int32) -> Bool = { LoopbackPeer.isAllowed($0) }
 
     var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
 
-    /// The one-shot start redirect (`startURL`): its path, and where it sends the browser.
-    private var start: (path: String, location: String)?
+    /// The one-shot start redirect (`startURL`).
+    var start: LoopbackStart?
 
     func startURL(redirectingTo location: String, secretPath: String) -> String {
-        let path = "/" + secretPath
-        start = (path, location)
-        return "http://127.0.0.1:\(port)\(path)"
+        start = LoopbackStart(path: "/" + secretPath, location: location, binding: nil)
+        return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    /// The start redirect's location if `path` is its path, used up by this call.
-    private func takeStart(_ path: String) -> String? {
-        guard let start, start.path == path else { return nil }
-        self.start = nil
-        return start.location
+    func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
+        start = LoopbackStart(path: "/" + secretPath, location: location, binding: binding)
+        return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    init(port requested: UInt16, path: String = callbackPath) throws {
+    init(port requested: UInt16, path: String = callbackPath, limits: LoopbackLimits = .standard) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
         self.path = path
+        self.limits = limits
     }
 
     deinit { close() }
@@ -61,20 +60,31 @@ final class LoopbackListener: BoundRedirectListener {
                 throw KCAuthError(.timedOut, "no response from the browser within \(humanSeconds(timeout)) s")
             }
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
+            var wake = deadline
             for connection in connections {
                 fds.append(pollfd(fd: connection.fd, events: Int16(connection.isResponding ? POLLOUT : POLLIN), revents: 0))
+                wake = min(wake, connection.deadline(limits))
             }
-            let waitMillis = Int32(min((remaining * 1000).rounded(.up), 60_000))
+            let waitMillis = Int32(min(max((wake - monotonicSeconds()) * 1000, 0).rounded(.up), 60_000))
             let ready = poll(&fds, nfds_t(fds.count), waitMillis)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw KCAuthError(.internal, "waiting for the browser failed", cause: String(cString: strerror(errno)))
             }
-            guard ready > 0 else { continue }
+            let now = monotonicSeconds()
 
             // Reverse order keeps the remaining indices (and their pollfd slots) valid on removal.
-            for index in connections.indices.reversed() where fds[index + 1].revents != 0 {
-                switch connections[index].advance(judge: judge, start: takeStart) {
+            for index in connections.indices.reversed() {
+                let progress: LoopbackConnection.Progress
+                if fds[index + 1].revents != 0 {
+                    let fd = connections[index].fd
+                    progress = connections[index].advance(now: now) { answer($0, fd: fd, judge: judge) }
+                } else if connections[index].deadline(limits) <= now {
+                    progress = connections[index].expired  // idle, too slow, or not reading
+                } else {
+                    continue
+                }
+                switch progress {
                 case .open:
                     break
                 case .closed:
@@ -82,14 +92,20 @@ final class LoopbackListener: BoundRedirectListener {
                 case .finished(let request):
                     Glibc.close(connections.remove(at: index).fd)
                     return request
+                case .aborted(let error):
+                    Glibc.close(connections.remove(at: index).fd)
+                    throw error
                 }
             }
-            if fds[0].revents & Int16(POLLIN) != 0 { acceptPending(into: &connections) }
+            if fds[0].revents & Int16(POLLIN) != 0 { acceptPending(into: &connections, now: now) }
         }
     }
 
     /// Accepts every queued connection (the listening socket is non-blocking).
-    private func acceptPending(into connections: inout [LoopbackConnection]) {
+    ///
+    /// When every slot is taken, the connection that has waited longest for its request is
+    /// dropped to make room: silent connections must not lock the browser out (issue 10 #5).
+    private func acceptPending(into connections: inout [LoopbackConnection], now: Double) {
         while true {
             let fd = accept(listenFD, nil, nil)
             if fd < 0 {
@@ -99,16 +115,20 @@ final class LoopbackListener: BoundRedirectListener {
             // accept4(SOCK_CLOEXEC) is not imported (it needs _GNU_SOURCE), so set the flags here.
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            guard connections.count < Self.maxConnections else {
-                Glibc.close(fd)
-                continue
+            if connections.count >= limits.maxConnections {
+                let reading = connections.indices.filter { !connections[$0].isResponding }
+                guard let oldest = reading.min(by: { connections[$0].acceptedAt < connections[$1].acceptedAt }) else {
+                    Glibc.close(fd)  // every slot is sending a page: the new one waits for none of them
+                    continue
+                }
+                Glibc.close(connections.remove(at: oldest).fd)
             }
-            connections.append(LoopbackConnection(fd: fd, callbackPath: path))
+            connections.append(LoopbackConnection(fd: fd, now: now))
         }
     }
 
     /// Seconds on the monotonic clock: a deadline must not move when the wall clock is adjusted.
-    private func monotonicSeconds() -> Double {
+    func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1_000_000_000

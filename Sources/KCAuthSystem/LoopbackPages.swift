@@ -32,6 +32,7 @@ enum LoopbackPages {
         case 403: return "Forbidden"
         case 404: return "Not Found"
         case 405: return "Method Not Allowed"
+        case 409: return "Conflict"
         case 431: return "Request Header Fields Too Large"
         case 500: return "Internal Server Error"
         default: return status < 400 ? "OK" : "Error"

@@ -20,7 +20,7 @@ public final class FakeAdapters: @unchecked Sendable {
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
         self.environment = environment
-        receiver.openedURL = { [opener] in opener.opened.last ?? "" }
+        receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 
     public var keyring: InMemorySecretStore { stores[.keyring]! }

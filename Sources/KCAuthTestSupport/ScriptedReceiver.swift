@@ -25,9 +25,20 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
     }
 
     public private(set) var startLocation: String?
+    public private(set) var startedAt: String?
     public func startURL(redirectingTo location: String, secretPath: String) -> String {
         startLocation = location
-        return "http://127.0.0.1:50000/" + secretPath
+        startedAt = "http://127.0.0.1:50000/" + secretPath
+        return startedAt!
+    }
+
+    /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's.
+    public func follow(_ url: String) -> String { url == startedAt ? startLocation ?? "" : url }
+
+    public private(set) var binding: BrowserBinding?
+    public func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
+        self.binding = binding
+        return startURL(redirectingTo: location, secretPath: secretPath)
     }
 
     public func close() { closed = true }

@@ -9,7 +9,7 @@ Fixtures (conftest.py) are thin wrappers around what is here:
 
 Options are the fields of run.Options (Tests/Provider/run.py): access_token_lifetime,
 refresh_token_lifetime, reuse_protection, device_interval, device_slow_down, device_pkce,
-device_code_lifespan, faults, request_log, threads, port.
+device_code_lifespan, faults, request_log, threads, port, assertion_audience.
 """
 
 import json

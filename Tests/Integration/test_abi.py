@@ -1,10 +1,20 @@
 """CLibSecret declares the few libsecret/GLib types and values kcauth uses itself, so that the
 library can be dlopen()ed (see Sources/CLibSecret/include/CLibSecret.h). This compiles a probe
-against the real headers and checks every declared value and layout against them."""
+against the real headers and checks every declared value and layout against them.
+
+COpenSSL and CQREncode dlopen libcrypto and libqrencode too, but type their function tables with
+`__typeof__` of the real prototypes: here they are compiled against the real headers with every
+warning an error, every symbol they bind must be exported by the real library, and the built
+binary must not link any of the four libraries (each would be mapped and relocated at every start).
+"""
 
 import re
 import subprocess
 from pathlib import Path
+
+import pytest
+
+from kcauth import BINARY
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = REPO / "Sources" / "CLibSecret" / "include" / "CLibSecret.h"
@@ -48,3 +58,41 @@ def test_declared_layouts_match_the_real_headers(tmp_path):
                      + '\nint main(void) { printf("%zu %zu\\n", sizeof(KCSchema), offsetof(KCSchema, attributes)); return 0; }\n')
     subprocess.run(["cc", str(probe), "-o", str(tmp_path / "layout")], check=True)
     assert subprocess.run([str(tmp_path / "layout")], capture_output=True, text=True).stdout.split() == ["592", "16"]
+
+
+LAZY_LOADERS = {
+    # loader: (soname, how its symbols are bound)
+    REPO / "Sources" / "COpenSSL" / "loader.c": ("libcrypto.so.3", r"(?<!#define )KC_BIND\((\w+)\)"),
+    REPO / "Sources" / "CQREncode" / "loader.c": ("libqrencode.so.4", r'dlsym\(lib, "(\w+)"\)'),
+}
+
+
+def exported(soname):
+    path = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True, check=True).stdout
+    found = re.search(rf"^\s*{re.escape(soname)} \(libc6,x86-64\) => (\S+)$", path, re.M)
+    assert found, f"{soname} is not installed"
+    symbols = subprocess.run(["nm", "-D", "--defined-only", found.group(1)], capture_output=True, text=True, check=True).stdout
+    return {line.split()[-1].split("@")[0] for line in symbols.splitlines() if line.strip()}
+
+
+@pytest.mark.parametrize("loader", list(LAZY_LOADERS), ids=lambda p: p.parent.name)
+def test_lazy_loaders_compile_against_the_real_headers(loader, tmp_path):
+    include = loader.parent / "include"
+    subprocess.run(["cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-c", "-I", str(include),
+                    str(loader), "-o", str(tmp_path / "loader.o")], check=True)
+
+
+@pytest.mark.parametrize("loader", list(LAZY_LOADERS), ids=lambda p: p.parent.name)
+def test_every_bound_symbol_is_exported_by_the_real_library(loader):
+    soname, pattern = LAZY_LOADERS[loader]
+    bound = set(re.findall(pattern, loader.read_text()))
+    assert len(bound) >= 2 and "name" not in bound, bound
+    assert f'"{soname}"' in loader.read_text()
+    assert bound - exported(soname) == set()
+
+
+def test_the_binary_links_none_of_the_lazily_loaded_libraries():
+    dynamic = subprocess.run(["readelf", "-d", str(BINARY)], capture_output=True, text=True, check=True).stdout
+    needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", dynamic))
+    assert "libc.so.6" in needed, dynamic
+    assert needed & {"libcrypto.so.3", "libqrencode.so.4", "libsecret-1.so.0", "libcurl.so.4"} == set()

@@ -100,6 +100,14 @@ def test_kubectl_1_20_speaks_only_v1beta1_and_gets_it(tmp_path, provider, keyrin
     assert got.returncode == 0, (got, api.requests)
     assert namespaces(got) == ["team-alice"]
 
+    # The access token in v1beta1, with the runtime cache warm: the fast path of `kcauth token`
+    # must not answer kubectl in v1.
+    assert kcauth("kubeconfig", "--cluster", "stub", "--api-version", "v1beta1", "--access-token", "--merge", str(config)).returncode == 0
+    assert kcauth("token").returncode == 0
+    warm = kubectl(old_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
+    assert warm.returncode == 0, warm
+    assert namespaces(warm) == ["team-alice"]
+
     # Merging again replaces the entry instead of adding a second one.
     assert kcauth("kubeconfig", "--cluster", "stub", "--api-version", "v1", "--merge", str(config)).returncode == 0
     assert config.read_text().count("name: kcauth-default") == 1

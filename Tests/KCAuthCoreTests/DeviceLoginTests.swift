@@ -13,7 +13,7 @@ import KCAuthTestSupport
 
     init() {
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
-        receiver.openedURL = { [opener] in opener.opened.last ?? "" }
+        receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 
     var login: Login {

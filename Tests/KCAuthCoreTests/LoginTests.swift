@@ -11,7 +11,7 @@ import Testing
     init() {
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
-        receiver.openedURL = { [opener] in opener.opened.last ?? "" }
+        receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 
     var login: Login {
@@ -51,7 +51,7 @@ import Testing
         receiver.script = [Self.answer(["code": "c-1", "iss": Fixtures.issuer])]
         _ = try login.run(input) { _ in }
 
-        let query = queryParameters(of: try #require(opener.opened.first))
+        let query = queryParameters(of: receiver.follow(try #require(opener.opened.first)))
         #expect(query["response_type"] == "code")
         #expect(query["client_id"] == "kcauth")
         #expect(query["redirect_uri"] == receiver.redirectURI)

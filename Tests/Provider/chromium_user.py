@@ -6,7 +6,8 @@ selenium plays the person at the browser, and records kcauth's landing page.
                                   returns at once and does the work in a detached process.
     chromium_user.py login URL    The same in the foreground; the exit code tells the outcome.
 
-For an authorization URL it opens the URL in Chromium, fills in the provider's login form
+For an authorization URL (or kcauth's local start URL, which redirects to one and sets a cookie
+that binds the browser to the login) it opens the URL in Chromium, fills in the provider's login form
 (`#kc-form-login`: `username`, `password`, submit `login`), answers a consent page (`#kc-oauth`:
 `#kc-login` = Yes, `#kc-cancel` = No), and lets the browser itself follow the redirect to the
 loopback callback, so kcauth's listener gets a genuine browser request and the browser shows
@@ -347,10 +348,17 @@ def code_flow(auth_url, username="alice", password="wonderland", action="approve
                    "consent": None, "browser_pids": []})
     if action not in ("approve", "deny"):
         raise Failure(f"SCRIPTED_ACTION must be approve or deny, not {action!r}", EXIT_USAGE)
-    redirect_uris = parse_qs(urlsplit(auth_url).query).get("redirect_uri")
-    if not redirect_uris:
-        raise Failure("the authorization URL has no redirect_uri", EXIT_USAGE)
-    target = _endpoint(redirect_uris[0])
+    parts = urlsplit(auth_url)
+    if parts.hostname == "127.0.0.1" and parts.path.startswith("/start/"):
+        # kcauth's one-shot start URL: it redirects to the authorization URL and sets the cookie
+        # that binds this browser to the login; the callback is on the same listener.
+        result["start_url"] = auth_url
+        target = ("http", "127.0.0.1", parts.port, "/callback")
+    else:
+        redirect_uris = parse_qs(parts.query).get("redirect_uri")
+        if not redirect_uris:
+            raise Failure("the authorization URL has no redirect_uri", EXIT_USAGE)
+        target = _endpoint(redirect_uris[0])
     artifacts = Path(artifacts or tempfile.mkdtemp(prefix="kcauth-chromium-artifacts-"))
     artifacts.mkdir(parents=True, exist_ok=True)
     result["artifacts"] = str(artifacts)

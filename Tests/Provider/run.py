@@ -35,7 +35,7 @@ REALM = "demo"
 DEFAULT_THREADS = 4
 
 sys.path.insert(0, str(PROVIDER_DIR))
-from kcprovider.config import KNOWN_FAULTS  # noqa: E402  (plain Python, no Django)
+from kcprovider.config import ASSERTION_AUDIENCES, KNOWN_FAULTS  # noqa: E402  (plain Python, no Django)
 
 
 @dataclass
@@ -57,6 +57,8 @@ class Options:
     faults: list = field(default_factory=list)
     request_log: str = ""  # path of the JSON-lines request log; "" = <run dir>/requests.jsonl
     threads: int = DEFAULT_THREADS
+    # The aud a client assertion must name: "token-endpoint-or-issuer" or "token-endpoint" only.
+    assertion_audience: str = "token-endpoint-or-issuer"
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -76,6 +78,7 @@ class Options:
             "PROVIDER_DEVICE_CODE_LIFESPAN": str(self.device_code_lifespan),
             "PROVIDER_FAULT": ",".join(self.faults),
             "PROVIDER_REQUEST_LOG": str(request_log),
+            "PROVIDER_ASSERTION_AUDIENCE": self.assertion_audience,
         }
 
 
@@ -322,6 +325,8 @@ def main(argv=None):
                         help="a test fault switch (repeatable; see README.md)")
     parser.add_argument("--request-log", default="", metavar="PATH", help="JSON-lines request log")
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    parser.add_argument("--assertion-audience", choices=ASSERTION_AUDIENCES, default="token-endpoint-or-issuer",
+                        help="the aud a client assertion must name (default: the token endpoint or the issuer)")
     args = parser.parse_args(argv)
 
     options = Options(
@@ -338,6 +343,7 @@ def main(argv=None):
         faults=args.fault,
         request_log=args.request_log,
         threads=args.threads,
+        assertion_audience=args.assertion_audience,
     )
     # Ctrl-C or SIGTERM: stop gunicorn and clean up. SIGINT is set explicitly because a shell
     # starts background jobs with it ignored.
@@ -355,6 +361,8 @@ def main(argv=None):
         print(f"discovery: {provider.discovery_url}")
         print("users:     alice / wonderland, bob / builder")
         print("clients:   kcauth (code + device), kcauth-consent (consent page), kcauth-nodevice (code only)")
+        print("           confidential: kcauth-confidential (secret), kcauth-jwt (private_key_jwt),")
+        print("           kcauth-federated (platform-signed assertion); see Tests/Provider/README.md")
         print(f"pid:       {provider.pid}   run dir: {provider.run_dir}")
         if options.faults:
             print(f"faults:    {', '.join(options.faults)}")

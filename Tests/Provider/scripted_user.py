@@ -15,14 +15,23 @@ Four ways to call it:
 Code flow: it follows redirects by hand, fills in the login form (hidden fields with Django's CSRF
 token, the submit button's name, Referer/Origin headers), answers a consent page, and stops at the
 first Location whose scheme, host, port and path equal the redirect_uri of the authorization URL.
-It then GETs that callback URL afresh, as a browser would, so the CLI's loopback listener gets the
-real request, and records the listener's answer.
+It then GETs that callback URL afresh, as a browser would (with the cookies it holds for that
+host and path), so the CLI's loopback listener gets the real request, and records the answer.
+
+kcauth starts the browser at a one-shot local start URL (http://127.0.0.1:PORT/start/...) that
+redirects to the authorization (or logout) URL and sets a cookie binding the browser to the
+login: like a browser, the scripted user follows it in the same cookie session.
 
 Environment (passed through the CLI to its browser child):
     SCRIPTED_USER, SCRIPTED_PASSWORD   credentials (default alice / wonderland)
     SCRIPTED_ACTION                    approve (default) or deny, on consent and device pages
-    SCRIPTED_MODE                      normal (default) or wrong-state-first: GET the callback with
-                                       a tampered state first and record that answer, then the real one
+    SCRIPTED_MODE                      normal (default); wrong-state-first: GET the callback with
+                                       a tampered state first and record that answer, then the real
+                                       one; foreign-callback-first: before the real callback, sign in
+                                       as SCRIPTED_ATTACKER_USER / SCRIPTED_ATTACKER_PASSWORD
+                                       (default bob / builder) for the same
+                                       authorization URL in a second, cookie-less client and deliver
+                                       that callback first (an attacker who learned the request)
     SCRIPTED_RESULT                    path of the JSON result file (written atomically)
     SCRIPTED_USER_CODE                 device flow: the user code to type (default: from the URL)
     SCRIPTED_DELAY                     seconds to wait before starting (default 0)
@@ -217,10 +226,11 @@ def _tamper_state(url):
     return urlunsplit(parts._replace(query=urlencode(query)))
 
 
-def _fetch_callback(url):
-    """A fresh GET of the callback, as the browser's new navigation would be (no provider cookies)."""
+def _fetch_callback(url, cookies=None):
+    """A fresh GET of the callback, as the browser's navigation would be: a new connection, with
+    the cookies the browser holds for it (`cookies`, a jar: matched by host and path)."""
     try:
-        response = requests.get(url, allow_redirects=False, timeout=TIMEOUT,
+        response = requests.get(url, allow_redirects=False, timeout=TIMEOUT, cookies=cookies,
                                 headers={"User-Agent": "kcauth-scripted-user/1"})
     except requests.RequestException as exc:
         return {"status": None, "error": f"callback unreachable: {exc.__class__.__name__}: {exc}"}
@@ -232,19 +242,52 @@ def _fetch_callback(url):
     }
 
 
-def code_flow(auth_url, username="alice", password="wonderland", action="approve", mode="normal", result=None):
-    """Log in for an authorization URL; return the result dict (see README.md for its shape)."""
+def code_flow(auth_url, username="alice", password="wonderland", action="approve", mode="normal", result=None,
+              browser=None, attacker=("bob", "builder")):
+    """Log in for an authorization URL; return the result dict (see README.md for its shape).
+    `browser` is the Browser that followed kcauth's start URL (it holds the binding cookie)."""
     result = result if result is not None else {}
     result.update({"flow": "code", "authorization_url": auth_url})
-    if mode not in ("normal", "wrong-state-first"):
-        raise Failure(f"SCRIPTED_MODE must be normal or wrong-state-first, not {mode!r}", EXIT_USAGE)
+    if mode not in ("normal", "wrong-state-first", "foreign-callback-first"):
+        raise Failure(f"SCRIPTED_MODE must be normal, wrong-state-first or foreign-callback-first, not {mode!r}",
+                      EXIT_USAGE)
     redirect_uris = parse_qs(urlsplit(auth_url).query).get("redirect_uri")
     if not redirect_uris:
         raise Failure("the authorization URL has no redirect_uri", EXIT_USAGE)
     target = _endpoint(redirect_uris[0])
 
-    browser, user = Browser(), UserAgent(username, password, action)
+    browser, user = browser or Browser(), UserAgent(username, password, action)
     result["steps"] = browser.steps
+    callback = _walk_to_callback(browser, user, auth_url, target)
+    result["callback_url"] = callback
+    result["callback_params"] = dict(parse_qsl(urlsplit(callback).query, keep_blank_values=True))
+    result["consent"] = user.consent
+    if mode == "wrong-state-first":
+        tampered = _tamper_state(callback)
+        result["tampered_callback_url"] = tampered
+        result["tampered_callback_response"] = _fetch_callback(tampered, browser.session.cookies)
+        # Flat copies, for short assertions.
+        result["wrong_state_status"] = result["tampered_callback_response"]["status"]
+        result["wrong_state_body"] = result["tampered_callback_response"].get("body")
+    if mode == "foreign-callback-first":
+        # Another client (no kcauth cookie) signs in as the attacker with the same request and
+        # delivers its callback first.
+        other = Browser()
+        foreign = _walk_to_callback(other, UserAgent(attacker[0], attacker[1], "approve"), auth_url, target)
+        result["foreign_callback_params"] = dict(parse_qsl(urlsplit(foreign).query, keep_blank_values=True))
+        result["foreign_callback_response"] = _fetch_callback(foreign, other.session.cookies)
+        result["foreign_callback_status"] = result["foreign_callback_response"]["status"]
+        result["foreign_callback_body"] = result["foreign_callback_response"].get("body")
+    result["callback_response"] = _fetch_callback(callback, browser.session.cookies)
+    result["callback_status"] = result["callback_response"]["status"]
+    result["callback_body"] = result["callback_response"].get("body")
+    if result["callback_response"].get("error"):
+        raise Failure(result["callback_response"]["error"])
+    return result
+
+
+def _walk_to_callback(browser, user, auth_url, target):
+    """Sign in at the provider; the callback URL it redirects to (not requested)."""
 
     def on_page(response, forms):
         following = user.login_form(response, forms) or (user.consent_form(forms) if response.ok else None)
@@ -253,22 +296,7 @@ def code_flow(auth_url, username="alice", password="wonderland", action="approve
         return following
 
     callback, _ = browser.walk(auth_url, on_page, stop_at=lambda url: _endpoint(url) == target)
-    result["callback_url"] = callback
-    result["callback_params"] = dict(parse_qsl(urlsplit(callback).query, keep_blank_values=True))
-    result["consent"] = user.consent
-    if mode == "wrong-state-first":
-        tampered = _tamper_state(callback)
-        result["tampered_callback_url"] = tampered
-        result["tampered_callback_response"] = _fetch_callback(tampered)
-        # Flat copies, for short assertions.
-        result["wrong_state_status"] = result["tampered_callback_response"]["status"]
-        result["wrong_state_body"] = result["tampered_callback_response"].get("body")
-    result["callback_response"] = _fetch_callback(callback)
-    result["callback_status"] = result["callback_response"]["status"]
-    result["callback_body"] = result["callback_response"].get("body")
-    if result["callback_response"].get("error"):
-        raise Failure(result["callback_response"]["error"])
-    return result
+    return callback
 
 
 # --- the device flow ----------------------------------------------------------------------------
@@ -316,7 +344,7 @@ def device_flow(url, username="alice", password="wonderland", action="approve", 
 # --- RP-initiated logout -----------------------------------------------------------------------
 
 
-def logout_flow(url, result=None, **_):
+def logout_flow(url, result=None, browser=None, **_):
     """Follow an end-session URL (OpenID Connect RP-Initiated Logout) to its post-logout redirect.
 
     GETs the URL and follows redirects by hand; a "do you want to log out?" page is answered with
@@ -331,7 +359,7 @@ def logout_flow(url, result=None, **_):
     if not targets:
         raise Failure("the logout URL has no post_logout_redirect_uri", EXIT_USAGE)
     target = _endpoint(targets[0])
-    browser = Browser()
+    browser = browser or Browser()
     result["steps"] = browser.steps
 
     def on_page(response, forms):
@@ -345,7 +373,7 @@ def logout_flow(url, result=None, **_):
     final, _ = browser.walk(url, on_page, stop_at=lambda u: _endpoint(u) == target)
     result["post_logout_url"] = final
     result["post_logout_params"] = dict(parse_qsl(urlsplit(final).query, keep_blank_values=True))
-    result["callback_response"] = _fetch_callback(final)
+    result["callback_response"] = _fetch_callback(final, browser.session.cookies)
     result["callback_status"] = result["callback_response"]["status"]
     result["callback_body"] = result["callback_response"].get("body")
     if result["callback_response"].get("error"):
@@ -377,17 +405,22 @@ def run(flow, url):
         common = dict(username=env.get("SCRIPTED_USER", "alice"),
                       password=env.get("SCRIPTED_PASSWORD", "wonderland"),
                       action=env.get("SCRIPTED_ACTION", "approve"), result=result)
+        browser = None
         if flow == "start":
-            # kcauth's one-shot local start URL (logout --browser): it redirects to the real URL,
-            # which must not appear in a browser's argv. Follow it once, then play that flow.
-            url = _resolve_start(url, result)
+            # kcauth's one-shot local start URL (login, logout --browser): it redirects to the real
+            # URL, which must not appear in a browser's argv, and may set a cookie that binds this
+            # browser to the login. Follow it once, keep its cookies, then play that flow.
+            browser = Browser()
+            url = _resolve_start(url, result, browser)
             flow = _flow_for(url)
         if flow == "device":
             device_flow(url, user_code=env.get("SCRIPTED_USER_CODE") or None, **common)
         elif flow == "logout":
-            logout_flow(url, **common)
+            logout_flow(url, browser=browser, **common)
         else:
-            code_flow(url, mode=env.get("SCRIPTED_MODE", "normal"), **common)
+            code_flow(url, mode=env.get("SCRIPTED_MODE", "normal"), browser=browser,
+                      attacker=(env.get("SCRIPTED_ATTACKER_USER", "bob"),
+                                env.get("SCRIPTED_ATTACKER_PASSWORD", "builder")), **common)
         result.update(ok=True, exit_code=EXIT_OK)
     except Failure as exc:
         result.update(error=str(exc), exit_code=exc.exit_code)
@@ -418,10 +451,12 @@ def _detach_and_run(flow, url):
     os._exit(code)
 
 
-def _resolve_start(url, result):
-    answer = requests.get(url, allow_redirects=False, timeout=10)
+def _resolve_start(url, result, browser):
+    answer = browser.request("GET", url)
     result["start_url"], result["start_status"] = url, answer.status_code
+    result["start_cookies"] = sorted(c.name for c in browser.session.cookies if c.name.startswith("kcauth-"))
     if answer.status_code != 302 or "Location" not in answer.headers:
+        result["start_body"] = answer.text[:BODY_LIMIT]
         raise Failure(f"the start URL {url} answered {answer.status_code} without a redirect")
     return answer.headers["Location"]
 

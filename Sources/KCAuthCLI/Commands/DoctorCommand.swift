@@ -28,10 +28,8 @@ enum DoctorCommand: Command {
         let (profile, checks) = collect(command, services)
         let json = command.value(output) == "json"
         services.console.out(json ? renderJSON(checks, profile: profile) : renderText(checks))
-        let failed = checks.filter { $0.status == .fail }.count
-        guard failed == 0 else {
-            throw KCAuthError(.configuration, "\(failed) of \(checks.count) checks failed", hint: "fix them in the order shown")
-        }
+        // The report ends with its own summary; the exit status is all that is left to say.
+        guard checks.allPassed else { throw ReportedFailure(status: .failure) }
     }
 
     /// Every check, with the settings resolved as every command resolves them, except that a
@@ -122,6 +120,8 @@ enum DoctorCommand: Command {
         if checks.allPassed {
             let skipped = checks.filter { $0.status == .skip }.count
             out += skipped == 0 ? "All checks passed.\n" : "All checks passed (\(skipped) skipped).\n"
+        } else {
+            out += "\(checks.filter { $0.status == .fail }.count) of \(checks.count) checks failed; fix them in the order shown.\n"
         }
         return out
     }
@@ -131,7 +131,7 @@ enum DoctorCommand: Command {
             JSONValue.fields([("id", .string(c.id)), ("title", .string(c.title)), ("status", .string(c.status.rawValue)),
                               ("detail", .string(c.detail)), ("fix", .string(c.fix))])
         }
-        return JSONValue.fields([("profile", .string(profile)), ("ok", .bool(checks.allPassed)),
-                                 ("checks", .array(items))]).compact + "\n"
+        return JSONValue.fields([("version", .number(SessionOutput.schemaVersion)), ("profile", .string(profile)),
+                                 ("ok", .bool(checks.allPassed)), ("checks", .array(items))]).rendered()
     }
 }

@@ -9,7 +9,10 @@ enum LoginCommand: Command {
         description: """
         Signs in with the browser flow (authorization code with PKCE, RFC 8252: the system \
         browser opens the provider's sign-in page and the answer comes back to a listener on \
-        127.0.0.1) or with the device flow (RFC 8628: open a link on any other device, such as \
+        127.0.0.1; the browser is started at a one-shot local address that sends it on to the \
+        provider and binds it to this login, so only that browser, and only your user, can \
+        deliver the answer, and a second use of that address stops the login) or with the \
+        device flow (RFC 8628: open a link on any other device, such as \
         a phone, and confirm a code there). kcauth prefers the browser, and uses the device flow \
         when there is no way to show one: no DISPLAY or WAYLAND_DISPLAY and no BROWSER, an SSH \
         session without a forwarded display, CI=true, BROWSER=none, or a browser that fails to \

@@ -23,14 +23,15 @@ enum StatusCommand: Command {
         case .text: services.console.out(StatusOutput.text(report, now: now))
         case .json: services.console.out(StatusOutput.json(report, now: now))
         }
-        // The data is printed either way; the exit status says whether the selected profile works.
+        // The report says what is wrong and how to fix it; the exit status says whether the
+        // selected profile works (no second message after the report).
         switch report.selected.state {
         case .valid, .refreshable:
             return
         case .loginRequired:
-            throw KCAuthError(.loginRequired, "profile '\(selected.name)' needs a login", hint: StatusOutput.fix(report.selected).map { "run `\($0)`" })
+            throw ReportedFailure(status: .loginRequired)
         case .storageUnavailable(let error):
-            throw error
+            throw ReportedFailure(status: ExitStatus.of(error.code))
         }
     }
 }

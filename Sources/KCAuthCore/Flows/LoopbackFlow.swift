@@ -1,3 +1,5 @@
+import KCAuthCrypto
+
 /// The browser half of `kcauth login`: authorization code + PKCE, answered on a loopback
 /// redirect (RFC 8252 §7.3).
 struct LoopbackFlow: Sendable {
@@ -24,7 +26,13 @@ struct LoopbackFlow: Sendable {
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
         var launchError: KCAuthError?
         if input.openBrowser {
-            do { try opener.open(url) } catch {
+            // The browser starts at a one-shot local URL that redirects to `url` and binds the
+            // browser to this login (`BrowserBinding`): `url` itself, with `state` and the PKCE
+            // challenge, stays out of the browser's argv, which other local users can read.
+            let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
+            let start = listener.startURL(redirectingTo: url, secretPath: "start/" + Base64URL.encode(try random.bytes(16)),
+                                          binding: binding)
+            do { try opener.open(start) } catch {
                 launchError = error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)")
             }
         }

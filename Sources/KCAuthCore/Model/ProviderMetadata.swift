@@ -15,6 +15,11 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var idTokenSigningAlgValuesSupported: [String]?
     /// RFC 9207 §3: when true, every authorization response carries `iss` and kcauth requires it.
     public var authorizationResponseIssParameterSupported: Bool?
+    /// RFC 8414 §2: how clients may authenticate at the token endpoint; absent means
+    /// `client_secret_basic` only (see `ClientSecretMethod.preferred`).
+    public var tokenEndpointAuthMethodsSupported: [String]?
+    /// RFC 8414 §2: the JWS algorithms accepted for `private_key_jwt` assertions.
+    public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -28,6 +33,8 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
     }
 
     public init(issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String) {

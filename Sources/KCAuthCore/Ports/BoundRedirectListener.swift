@@ -15,6 +15,12 @@ public protocol BoundRedirectListener: AnyObject {
     /// it, nor in a message; after one use the path answers 404.
     func startURL(redirectingTo location: String, secretPath: String) -> String
 
+    /// Like `startURL(redirectingTo:secretPath:)`, and binds the browser that follows it to this
+    /// login (see `BrowserBinding`): its first answer sets the binding's cookie; once it was used,
+    /// a callback without the cookie gets `otherBrowserPage` and is not shown to the judge; a
+    /// second request for it gets `reusedStartPage` and `receive` throws `reusedStartError`.
+    func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String
+
     /// Stops listening; idempotent.
     func close()
 }

@@ -42,7 +42,7 @@ struct ServerLogout: Sendable {
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
                 body: Array(FormEncoding.encode(fields).utf8)))
         } catch {
-            return (.failed(error as? KCAuthError ?? KCAuthError(.network, "\(error)")), false)
+            return (.failed(KCAuthError.wrapping(error)), false)
         }
         return (Self.judge(response, url: url), true)
     }

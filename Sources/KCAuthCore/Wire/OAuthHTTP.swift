@@ -18,16 +18,20 @@ public struct OAuthHTTP: Sendable {
 
     /// POST a form to a token-style endpoint. 200 → `T`; a JSON OAuth error (400/401) → `.provider`
     /// carrying the error code in `cause`; anything else → `.network`.
-    public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)], what: String) throws -> T {
-        try decode(type, from: try postFormBody(to: url, fields: fields, what: what), what: what, url: url)
+    /// `headers` are added after the standard ones (client authentication's `Authorization`).
+    public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)],
+                                       headers: [(String, String)] = [], what: String) throws -> T {
+        try decode(type, from: try postFormBody(to: url, fields: fields, headers: headers, what: what), what: what, url: url)
     }
 
     /// `postForm` without the decoding: the 200 answer's body, for a caller that must act on part
     /// of it (a rotated refresh token) before the rest is checked.
-    public func postFormBody(to url: String, fields: [(String, String)], what: String) throws -> [UInt8] {
+    public func postFormBody(to url: String, fields: [(String, String)], headers: [(String, String)] = [],
+                             what: String) throws -> [UInt8] {
         let response = try transport.send(HTTPRequest(
             method: .post, url: url,
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+                + headers.map { (name: $0.0, value: $0.1) },
             body: Array(FormEncoding.encode(fields).utf8)))
         if response.status == 200 { return response.body }
         if var oauth = Self.oauthError(response) {

@@ -11,6 +11,11 @@ def subject(user):
     return str(uuid.uuid5(_SUBJECT_NAMESPACE, user.get_username()))
 
 
+def service_account_subject(client_id):
+    """The sub of a client's service-account user (Keycloak: service-account-<client_id>)."""
+    return str(uuid.uuid5(_SUBJECT_NAMESPACE, f"service-account-{client_id}"))
+
+
 def realm_roles(user):
     # Realm roles are stored as Django groups named after the role.
     return sorted(user.groups.values_list("name", flat=True))

@@ -35,6 +35,16 @@ def _int(name, default):
     return int(value) if value not in (None, "") else default
 
 
+ASSERTION_AUDIENCES = ("token-endpoint-or-issuer", "token-endpoint")
+
+
+def _choice(name, choices, default):
+    value = os.environ.get(name) or default
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
 def _faults():
     raw = os.environ.get("PROVIDER_FAULT", "")
     faults = {f.strip() for f in raw.split(",") if f.strip()}
@@ -69,6 +79,11 @@ class Config:
     device_pkce: bool = field(default_factory=lambda: _flag("PROVIDER_DEVICE_PKCE", True))
     device_code_lifespan: int = field(default_factory=lambda: _int("PROVIDER_DEVICE_CODE_LIFESPAN", 600))
     request_log: str = field(default_factory=lambda: os.environ.get("PROVIDER_REQUEST_LOG", ""))
+    # The `aud` a client assertion must name (RFC 7523 §3 item 3): "token-endpoint-or-issuer"
+    # accepts either, as Keycloak does; "token-endpoint" accepts only the token endpoint URL, as
+    # OpenID Connect Core §9 words it and some providers enforce.
+    assertion_audience: str = field(default_factory=lambda: _choice(
+        "PROVIDER_ASSERTION_AUDIENCE", ASSERTION_AUDIENCES, "token-endpoint-or-issuer"))
     faults: frozenset = field(default_factory=_faults)
 
     @property
@@ -79,6 +94,10 @@ class Config:
     @property
     def issuer(self):
         return f"{self.origin}/realms/{REALM}"
+
+    @property
+    def token_endpoint(self):
+        return f"{self.issuer}/protocol/openid-connect/token"
 
     def fault(self, name):
         assert name in KNOWN_FAULTS, name

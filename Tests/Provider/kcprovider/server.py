@@ -9,8 +9,7 @@ from oauthlib.openid import Server
 from oauthlib.openid.connect.core.grant_types.base import GrantTypeBase as OpenIDGrantBase
 
 from .config import CONFIG
-
-DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+from .realm import DEVICE_GRANT
 
 
 class DeviceCodeGrantWithIDToken(DeviceCodeGrant):

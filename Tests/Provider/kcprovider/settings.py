@@ -145,6 +145,6 @@ OAUTH2_PROVIDER = {
     },
     # A request without `scope` gets Keycloak's default client scopes (and no `openid`).
     "DEFAULT_SCOPES": ["profile", "email"],
-    "OIDC_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["client_secret_basic", "client_secret_post"],
+    "OIDC_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["client_secret_basic", "client_secret_post", "private_key_jwt"],
     "OIDC_RESPONSE_TYPES_SUPPORTED": ["code"],
 }

@@ -9,7 +9,7 @@ from jwcrypto import jwt
 from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.utils import jwk_from_pem
 
-from .claims import profile_claims, realm_roles
+from .claims import profile_claims, realm_roles, service_account_subject
 from .config import CONFIG
 
 
@@ -43,6 +43,12 @@ def jwt_access_token(request):
     if user is not None and user.is_authenticated:
         claims.update(profile_claims(user))
         claims["realm_access"] = {"roles": realm_roles(user)}
+    elif request.grant_type == "client_credentials":
+        # Keycloak issues client-credentials tokens to the client's service-account user.
+        client_id = request.client.client_id
+        claims["sub"] = service_account_subject(client_id)
+        claims["preferred_username"] = f"service-account-{client_id}"
+        claims["client_id"] = client_id
     header = {"alg": "RS256", "typ": "JWT", "kid": key.thumbprint()}
     token = jwt.JWT(header=json.dumps(header, separators=(",", ":")), claims=json.dumps(claims, separators=(",", ":")))
     token.make_signed_token(key)

@@ -1,12 +1,21 @@
 """The OAuth2/OIDC request validator: Keycloak-like claims and two grants on one client."""
 
-from oauth2_provider.oauth2_validators import OAuth2Validator
+import base64
+from urllib.parse import unquote_plus
 
+from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauthlib.oauth2.rfc6749 import errors
+
+from . import client_assertions
 from .claims import profile_claims, realm_roles
 from .config import CONFIG
-from .realm import DEVICE_GRANT_CLIENTS
-
-DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+from .realm import (
+    CLIENT_CREDENTIALS_CLIENTS,
+    CLIENT_CREDENTIALS_GRANT,
+    CONFIDENTIAL_CLIENTS,
+    DEVICE_GRANT,
+    DEVICE_GRANT_CLIENTS,
+)
 
 
 class KeycloakLikeValidator(OAuth2Validator):
@@ -47,4 +56,46 @@ class KeycloakLikeValidator(OAuth2Validator):
         # have Keycloak's device switch on also get the device grant here.
         if grant_type == DEVICE_GRANT and request.client.client_id in DEVICE_GRANT_CLIENTS:
             return True
+        # Keycloak's "Service accounts roles" switch.
+        if grant_type == CLIENT_CREDENTIALS_GRANT and request.client.client_id in CLIENT_CREDENTIALS_CLIENTS:
+            return True
         return super().validate_grant_type(client_id, grant_type, client, request, *args, **kwargs)
+
+    def authenticate_client(self, request, *args, **kwargs):
+        """DOT's client_secret_basic/post, plus RFC 7523 assertions (private_key_jwt and
+        federated), each accepted only by the clients registered for it, as in Keycloak where a
+        client has one authenticator. Rejections carry a description (401 invalid_client)."""
+        assertion = getattr(request, "client_assertion", None)
+        assertion_type = getattr(request, "client_assertion_type", None)
+        sent_secret = bool(self._extract_basic_auth(request) or getattr(request, "client_secret", None))
+        if assertion or assertion_type:
+            if sent_secret:
+                # RFC 6749 §2.3: "MUST NOT use more than one authentication method".
+                raise errors.InvalidClientError(
+                    description="More than one client authentication method was used", request=request)
+            try:
+                client_id = client_assertions.authenticate(assertion_type, assertion, request.client_id)
+            except client_assertions.InvalidClient as e:
+                raise errors.InvalidClientError(description=str(e), request=request) from None
+            if self._load_application(client_id, request) is None:
+                raise errors.InvalidClientError(description="Invalid client", request=request)
+            request.client_id = client_id
+            return True
+        claimed = request.client_id or self._basic_client_id(request)
+        authenticated = super().authenticate_client(request, *args, **kwargs)
+        spec = CONFIDENTIAL_CLIENTS.get(claimed)
+        if authenticated and spec and spec["auth"] != "secret":
+            raise errors.InvalidClientError(
+                description="This client authenticates with a signed JWT, not a secret", request=request)
+        if not authenticated and spec:
+            raise errors.InvalidClientError(
+                description="Invalid client or Invalid client credentials", request=request)
+        return authenticated
+
+    def _basic_client_id(self, request):
+        """The client id in an Authorization: Basic header (RFC 6749 §2.3.1), or None."""
+        encoded = self._extract_basic_auth(request)
+        try:
+            return unquote_plus(base64.b64decode(encoded).decode("utf-8").split(":", 1)[0]) if encoded else None
+        except (ValueError, UnicodeDecodeError):
+            return None

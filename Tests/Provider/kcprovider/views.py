@@ -20,7 +20,8 @@ from oauth2_provider.models import get_application_model, get_device_grant_model
 from oauth2_provider.settings import oauth2_settings
 
 from .config import CONFIG
-from .realm import DEVICE_GRANT_CLIENTS
+from .client_assertions import ALGORITHMS as ASSERTION_ALGORITHMS
+from .realm import CLIENT_CREDENTIALS_GRANT, DEVICE_GRANT_CLIENTS
 from .server import DEVICE_GRANT, KeycloakLikeDeviceServer
 
 
@@ -47,7 +48,12 @@ class DiscoveryView(dot.ConnectDiscoveryInfoView):
                 "revocation_endpoint": endpoint("revoke-token"),
                 "introspection_endpoint": endpoint("introspect"),
                 "device_authorization_endpoint": endpoint("device-authorization"),
-                "grant_types_supported": ["authorization_code", "refresh_token", DEVICE_GRANT],
+                "grant_types_supported": ["authorization_code", "refresh_token", DEVICE_GRANT, CLIENT_CREDENTIALS_GRANT],
+                # RFC 8414 §2, honestly: what authenticate_client (validators.py) accepts.
+                "token_endpoint_auth_methods_supported": [
+                    "client_secret_basic", "client_secret_post", "private_key_jwt",
+                ],
+                "token_endpoint_auth_signing_alg_values_supported": ASSERTION_ALGORITHMS,
                 "response_modes_supported": ["query"],
                 "authorization_response_iss_parameter_supported": True,
                 "backchannel_logout_supported": False,

@@ -1,0 +1,64 @@
+import Glibc
+import KCAuthCore
+
+extension LoopbackListener {
+    /// The answer to one complete request on connection `fd`.
+    func answer(_ request: LoopbackConnection.Request, fd: Int32,
+                judge: (CallbackRequest) -> CallbackVerdict) -> LoopbackAnswer {
+        guard request.method == "GET" else {
+            // RFC 9110 §15.5.6: a 405 must list the allowed methods.
+            return .small(405, "Method not allowed", headers: ["Allow: GET"])
+        }
+        let isStart = start.map { $0.path == request.path } ?? false
+        // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
+        guard isStart || request.path == path else { return .small(404, "Not found") }
+        // Another user's program must not take the start URL (it is in the browser's argv) nor
+        // deliver a sign-in of its own (issue 10 #4); RFC 9110 §15.5.4: 403 Forbidden.
+        guard peerCheck(fd) else { return .small(403, "Forbidden") }
+        if isStart, var start { return answerStart(&start) }
+        return answerCallback(request, judge: judge)
+    }
+
+    private func answerStart(_ start: inout LoopbackStart) -> LoopbackAnswer {
+        defer { self.start = start }
+        if !start.used {
+            start.use()
+            // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
+            var headers = ["Location: \(start.location)"]
+            if let cookie = start.setCookieHeader(callbackPath: path) { headers.append(cookie) }
+            return .small(302, "Continue at the provider", headers: headers)
+        }
+        guard let binding = start.binding else { return .small(404, "Not found") }  // used up
+        // Two clients followed the start URL: one of them is not the browser kcauth started, and
+        // nothing tells which. Neither may finish this login.
+        return LoopbackAnswer(status: binding.reusedStartPage.status, html: binding.reusedStartPage.html,
+                              after: .abort(binding.reusedStartError))
+    }
+
+    private func answerCallback(_ request: LoopbackConnection.Request,
+                                judge: (CallbackRequest) -> CallbackVerdict) -> LoopbackAnswer {
+        // Once the browser followed the start URL, only it (its cookie) may deliver the response.
+        // Before that, nobody has the cookie: the user opened the printed URL by hand.
+        if let start, start.used, let binding = start.binding {
+            let presented = HTTPRequestHead.cookie(binding.cookieName, in: request.head)
+            guard let presented, constantTimeEquals(presented, binding.cookieValue) else {
+                return LoopbackAnswer(status: binding.otherBrowserPage.status, html: binding.otherBrowserPage.html)
+            }
+        }
+        let callback = CallbackRequest(parameters: FormEncoding.decode(request.query ?? ""))
+        switch judge(callback) {
+        case .keepWaiting(let page):
+            return LoopbackAnswer(status: page.status, html: page.html)
+        case .finish(let page):
+            return LoopbackAnswer(status: page.status, html: page.html, after: .finish(callback))
+        }
+    }
+
+    private func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

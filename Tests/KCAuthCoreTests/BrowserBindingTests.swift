@@ -1,0 +1,69 @@
+import Testing
+@testable import KCAuthCore
+import KCAuthTestSupport
+
+/// Issue 10 #4: the browser login keeps the authorization request out of the browser's argv and
+/// binds the browser to the login.
+@Suite struct BrowserBindingTests {
+    let transport = FakeTransport()
+    let opener = RecordingOpener()
+    let receiver = ScriptedReceiver()
+    let printed = PrintedURL()
+
+    init() {
+        transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
+        transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse())
+        // The browser kcauth opened, or (without one) the user with the printed URL.
+        receiver.openedURL = { [opener, receiver, printed] in
+            opener.opened.last.map { receiver.follow($0) } ?? printed.url ?? ""
+        }
+        receiver.script = [LoginTests.answer(["code": "c-1", "iss": Fixtures.issuer])]
+    }
+
+    func login(openBrowser: Bool, events: inout [Login.Event]) throws -> Login.Output {
+        let login = Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
+                          store: InMemorySecretStore(), opener: opener, receiver: receiver, sleeper: FakeSleeper())
+        let input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
+                                scope: "openid profile email", port: 0, timeout: 120, openBrowser: openBrowser)
+        var seen: [Login.Event] = []
+        defer { events = seen }
+        return try login.run(input) { [printed] event in
+            seen.append(event)
+            if case .authorizationURL(let url) = event { printed.url = url }
+        }
+    }
+
+    @Test func theBrowserIsStartedAtAOneShotLocalURLThatBindsIt() throws {
+        var events: [Login.Event] = []
+        _ = try login(openBrowser: true, events: &events)
+
+        let opened = try #require(opener.opened.first)
+        #expect(opened.hasPrefix("http://127.0.0.1:50000/start/"))
+        #expect(!opened.contains("state=") && !opened.contains("code_challenge"), "no part of the request in argv")
+        let authorizationURL = try #require(receiver.startLocation)
+        #expect(authorizationURL.hasPrefix(Fixtures.authorizationEndpoint + "?"))
+        // The URL the user may copy is still printed (stderr is the user's).
+        #expect(events.contains { if case .authorizationURL(let url) = $0 { url == authorizationURL } else { false } })
+
+        let binding = try #require(receiver.binding)
+        #expect(binding.cookieValue.count >= 22, "128 random bits")
+        #expect(binding.cookieName.hasPrefix("kcauth-") && binding.cookieName != binding.cookieValue)
+        #expect(binding.lifetime == 180)
+        #expect(binding.reusedStartError.code == .cancelled)
+        #expect(binding.reusedStartError.message.contains("opened twice"))
+        #expect(binding.otherBrowserPage.status == 400)
+        #expect(binding.reusedStartPage.html.contains("stored nothing"))
+    }
+
+    @Test func withoutABrowserNothingIsBoundAndThePrintedURLWorksAlone() throws {
+        var events: [Login.Event] = []
+        let output = try login(openBrowser: false, events: &events)
+        #expect(output.claims.preferredUsername == "alice")
+        #expect(opener.opened.isEmpty && receiver.binding == nil && receiver.startLocation == nil)
+    }
+}
+
+final class PrintedURL: @unchecked Sendable {
+    var url: String?
+}

@@ -1,0 +1,153 @@
+import Glibc
+import KCAuthCore
+import Testing
+@testable import KCAuthSystem
+
+/// Issue 10 #4: the login's start URL binds the browser that follows it (a cookie), and only
+/// the user running kcauth may use the start URL and the callback.
+@Suite("Loopback browser binding")
+struct LoopbackBindingTests {
+    let done = LandingPage(status: 200, html: "<p>done</p>")
+    let binding = BrowserBinding(
+        cookieName: "kcauth-n4me", cookieValue: "s3cret-value", lifetime: 360,
+        otherBrowserPage: LandingPage(status: 400, html: "<p>other browser</p>"),
+        reusedStartPage: LandingPage(status: 409, html: "<p>used twice</p>"),
+        reusedStartError: KCAuthError(.cancelled, "opened twice"))
+
+    func request(_ target: String, cookie: String? = nil, port: UInt16) -> String {
+        NetRawClient.exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + (cookie.map { "Cookie: csrftoken=abc; \($0)\r\n" } ?? "") + "\r\n")
+    }
+
+    @Test("the start URL sets the cookie; then only a callback carrying it is judged")
+    func cookieBindsTheCallback() throws {
+        let listener = try LoopbackListener(port: 0)
+        defer { listener.close() }
+        let port = listener.port
+        let start = listener.startURL(redirectingTo: "https://op.example/auth?state=s", secretPath: "start/xyz", binding: binding)
+        #expect(start == "http://127.0.0.1:\(port)/start/xyz")
+        let results = NetResults()
+        let thread = NetTestThread {
+            results.responses.append(request("/start/xyz", port: port))
+            results.responses.append(request("/callback?state=s&code=attacker", port: port))
+            results.responses.append(request("/callback?state=s&code=attacker", cookie: "kcauth-n4me=guess", port: port))
+            results.responses.append(request("/callback?state=s&code=browser", cookie: "kcauth-n4me=s3cret-value", port: port))
+        }
+        var judged: [String?] = []
+        let received = try listener.receive(timeout: 10) { judged.append($0["code"]); return .finish(done) }
+        thread.join()
+        #expect(received["code"] == "browser")
+        #expect(judged == ["browser"], "callbacks without the cookie never reach the judge")
+        #expect(results.responses[0].hasPrefix("HTTP/1.1 302 Found\r\n"))
+        #expect(results.responses[0].contains("\r\nLocation: https://op.example/auth?state=s\r\n"))
+        #expect(results.responses[0].contains("\r\nSet-Cookie: kcauth-n4me=s3cret-value; Path=/callback; Max-Age=360; HttpOnly; SameSite=Lax\r\n"))
+        #expect(results.responses[1].hasPrefix("HTTP/1.1 400 ") && results.responses[1].hasSuffix("<p>other browser</p>"))
+        #expect(results.responses[2].hasSuffix("<p>other browser</p>"))
+        #expect(results.responses[3].hasSuffix("<p>done</p>"))
+    }
+
+    @Test("a second request for the start URL ends the login with the binding's error")
+    func secondStartAborts() throws {
+        let listener = try LoopbackListener(port: 0)
+        defer { listener.close() }
+        let port = listener.port
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
+        let results = NetResults()
+        let thread = NetTestThread {
+            results.responses.append(request("/start/xyz", port: port))
+            results.responses.append(request("/start/xyz", port: port))
+        }
+        var judged = 0
+        let error = try #require(throws: KCAuthError.self) {
+            _ = try listener.receive(timeout: 10) { _ in judged += 1; return .finish(done) }
+        }
+        thread.join()
+        #expect(error == binding.reusedStartError)
+        #expect(judged == 0)
+        #expect(results.responses[1].hasPrefix("HTTP/1.1 409 Conflict\r\n") && results.responses[1].hasSuffix("<p>used twice</p>"))
+        #expect(!results.responses[1].contains("Location:"))
+    }
+
+    @Test("before the start URL is used, a callback needs no cookie (the user opened the printed URL)")
+    func unusedStartAcceptsThePrintedURL() throws {
+        let listener = try LoopbackListener(port: 0)
+        defer { listener.close() }
+        let port = listener.port
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
+        let results = NetResults()
+        let thread = NetTestThread { results.responses.append(request("/callback?code=typed", port: port)) }
+        let received = try listener.receive(timeout: 10) { _ in .finish(done) }
+        thread.join()
+        #expect(received["code"] == "typed")
+    }
+
+    @Test("another user's connection gets 403 for the start URL and the callback, and uses up nothing")
+    func otherUsersAreForbidden() throws {
+        let listener = try LoopbackListener(port: 0)
+        defer { listener.close() }
+        let port = listener.port
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
+        var foreign = true
+        listener.peerCheck = { _ in !foreign }
+        let results = NetResults()
+        let thread = NetTestThread {
+            results.responses.append(request("/start/xyz", port: port))
+            results.responses.append(request("/callback?code=attacker", port: port))
+        }
+        _ = try? listener.receive(timeout: 0.5) { _ in .finish(done) }
+        thread.join()
+        #expect(results.responses.allSatisfy { $0.hasPrefix("HTTP/1.1 403 Forbidden\r\n") })
+        foreign = false
+        let second = NetTestThread { results.responses.append(request("/start/xyz", port: port)) }
+        _ = try? listener.receive(timeout: 0.5) { _ in .finish(done) }
+        second.join()
+        #expect(results.responses[2].hasPrefix("HTTP/1.1 302 Found\r\n"), "the start URL is still unused")
+    }
+
+    @Test("a real connection from this process is recognized as this user's")
+    func realPeerIsThisUser() throws {
+        let listener = try LoopbackListener(port: 0)
+        defer { listener.close() }
+        let client = try NetRawClient(port: listener.port)
+        defer { client.close() }
+        var accepted: Int32 = -1
+        for _ in 0..<100 where accepted < 0 {
+            accepted = accept(listener.listenFD, nil, nil)
+            if accepted < 0 { usleep(10_000) }
+        }
+        #expect(accepted >= 0)
+        defer { Glibc.close(accepted) }
+        #expect(LoopbackPeer.owner(of: accepted) == .user(getuid()))
+        #expect(LoopbackPeer.isAllowed(accepted))
+        #expect(LoopbackPeer.isAllowed(accepted, table: "/nonexistent/tcp"), "no table: decided by the binding alone")
+    }
+
+    @Test("reading /proc/net/tcp rows", arguments: [
+        ("0100007F:D431", "0100007F:1F90", LoopbackPeer.Owner.user(1000)),
+        ("0100007F:D432", "0100007F:1F90", .notFound),
+        ("0100007F:1F90", "0100007F:D431", .user(0)),
+    ])
+    func tableRows(peer: String, local: String, expected: LoopbackPeer.Owner) {
+        let table = """
+          sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+           0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0 100 0 0 10 0
+           1: 0100007F:D431 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 2 1 0 20 4 30 10 -1
+           2: 0100007F:1F90 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0        0 3 1 0 20 4 30 10 -1
+
+        """
+        #expect(LoopbackPeer.owner(in: table, peer: peer, local: local) == expected)
+    }
+
+    @Test("cookies from the request head", arguments: [
+        ("GET / HTTP/1.1\r\nCookie: a=1; kc=v; b=2\r\n\r\n", "v"),
+        ("GET / HTTP/1.1\r\ncookie:kc=v \r\n\r\n", "v"),
+        ("GET / HTTP/1.1\r\nCookie: a=1\r\nCookie: kc=second\r\n\r\n", "second"),
+        ("GET / HTTP/1.1\nCookie: kc=lf-only\n\n", "lf-only"),
+        ("GET / HTTP/1.1\r\nCookie: kcx=1; xkc=2\r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\nX-Cookie: kc=v\r\n\r\n", nil),
+        ("GET / HTTP/1.1\r\n\r\nCookie: kc=body\r\n", nil),
+    ] as [(String, String?)])
+    func cookies(head: String, expected: String?) {
+        #expect(HTTPRequestHead.cookie("kc", in: Array(head.utf8)) == expected)
+    }
+}
