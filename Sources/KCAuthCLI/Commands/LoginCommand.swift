@@ -26,6 +26,7 @@ enum LoginCommand: Command {
             SettingsOptions.issuer, SettingsOptions.server, SettingsOptions.realm, SettingsOptions.clientID, SettingsOptions.scope,
             SettingsOptions.profile, SettingsOptions.port, SettingsOptions.timeout, SettingsOptions.caFile, LoginFlowOptions.noBrowser,
         ] + LoginFlowOptions.options + [
+            LoginBrowserOptions.browserCommand,
             SettingsOptions.storage,
             LoginStorage.output,
         ],
