@@ -47,7 +47,7 @@ enum LoginCommand: Command {
         guard profile.clientID != nil else {
             throw KCAuthError(.usage, "no client id for profile '\(profile.name)'", hint: "pass --client-id ID (the public client registered at the provider)")
         }
-        let noBrowser = command.flag(LoginFlowOptions.noBrowser)
+        let noBrowser = command.flag(LoginFlowOptions.noBrowser) || FlowSelector.browserIsRemote(services.environment)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console
         let progress = LoginProgress(console: console, choice: choice, openBrowser: !noBrowser,

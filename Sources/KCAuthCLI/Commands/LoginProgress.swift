@@ -32,7 +32,7 @@ final class LoginProgress: @unchecked Sendable {
         case .authorizationURL(let url):
             console.err(openBrowser
                 ? "Opening the browser to sign in. If it does not open, visit:\n  \(url)\n"
-                : "Open this URL in a browser on this machine to sign in:\n  \(url)\n")
+                : "Open this URL in a browser to sign in:\n  \(url)\n")
         case .browserFailed(let error):
             endStatusLine()
             console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); open the URL above yourself.\n")

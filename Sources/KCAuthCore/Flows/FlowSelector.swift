@@ -19,6 +19,14 @@ public enum FlowSelector {
         return automatic(environment, browserCommand: browserCommand, wsl: wsl)
     }
 
+    /// An SSH session without a forwarded display: a browser started here would open far from
+    /// the person (or not at all), so the browser flow shows the URL and takes the answer pasted
+    /// back instead (issue 11 #1).
+    public static func browserIsRemote(_ environment: [String: String]) -> Bool {
+        func set(_ name: String) -> Bool { !(environment[name] ?? "").trimmingWhitespace().isEmpty }
+        return (set("SSH_CONNECTION") || set("SSH_TTY")) && !set("DISPLAY") && !set("WAYLAND_DISPLAY")
+    }
+
     /// Prefer the browser; choose the device flow when there is no way to show one.
     public static func automatic(_ environment: [String: String], browserCommand: Bool = false, wsl: Bool = false) -> FlowChoice {
         func value(_ name: String) -> String? {
