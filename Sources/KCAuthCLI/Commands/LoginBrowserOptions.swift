@@ -2,5 +2,5 @@
 enum LoginBrowserOptions {
     static let browserCommand = OptionSpec(
         "browser-command", value: "CMD",
-        help: "Start the browser with this command, e.g. 'firefox --private-window %s' (%s: the URL, appended if absent; remembered for the profile, '' forgets)")
+        help: "Start the browser with this command and its arguments, split like a shell would; %s is the URL (appended if absent); remembered for the profile, '' forgets")
 }

@@ -16,7 +16,12 @@ enum LoginCommand: Command {
         a phone, and confirm a code there). kcauth prefers the browser, and uses the device flow \
         when there is no way to show one: no DISPLAY or WAYLAND_DISPLAY and no BROWSER, an SSH \
         session without a forwarded display, CI=true, BROWSER=none, or a browser that fails to \
-        start. --browser and --device choose for the profile from then on. The ID token is \
+        start (a launcher that exits non-zero within seconds counts). --browser and --device choose for \
+        the profile from then on. When no browser can be shown here (--no-browser, SSH without a \
+        forwarded display, a failed launcher) and stdin is a terminal, the address the browser \
+        could not load after signing in (http://127.0.0.1:PORT/callback?...) can be pasted back \
+        at the prompt; it is checked like a redirect. On WSL the Windows browser is used \
+        (wslview, powershell.exe, cmd.exe). The ID token is \
         verified, and the session is stored in the desktop keyring (Secret Service), or where \
         --storage says. The settings used are saved in the profile, so the next `kcauth login` \
         needs no flags.
