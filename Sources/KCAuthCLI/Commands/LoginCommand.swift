@@ -52,12 +52,14 @@ enum LoginCommand: Command {
         guard profile.clientID != nil else {
             throw KCAuthError(.usage, "no client id for profile '\(profile.name)'", hint: "pass --client-id ID (the public client registered at the provider)")
         }
-        let noBrowser = command.flag(LoginFlowOptions.noBrowser) || FlowSelector.browserIsRemote(services.environment)
+        let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console
-        let progress = LoginProgress(console: console, choice: choice, openBrowser: !noBrowser,
+        // Over SSH without a display a browser started here opens far away: paste-back instead.
+        let openBrowser = !noBrowser && !FlowSelector.browserIsRemote(services.environment)
+        let progress = LoginProgress(console: console, choice: choice, openBrowser: openBrowser,
                                      qrRequested: flowOptions.qrRequested, environment: services.environment)
-        let options = SignIn.Options(flow: choice, openBrowser: !noBrowser, rememberedFlow: flowOptions.remembered(profile.saved))
+        let options = SignIn.Options(flow: choice, openBrowser: openBrowser, rememberedFlow: flowOptions.remembered(profile.saved))
         let output: SignIn.Output
         do {
             defer { progress.end() }  // the countdown line must not swallow the error message
