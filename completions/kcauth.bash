@@ -61,7 +61,7 @@ _kcauth() {
     # Per command: its flags, the flags that take a value, how many arguments it takes.
     local flags values max
     case $command in
-        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --storage -o --output -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --storage -o --output' max=0 ;;
+        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage -o --output -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage -o --output' max=0 ;;
         token) flags='--profile --min-valid -o --output --id-token -h --help' values='--profile --min-valid -o --output' max=0 ;;
         refresh) flags='--profile --scope -o --output --id-token -h --help' values='--profile --scope -o --output' max=0 ;;
         logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;

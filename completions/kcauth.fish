@@ -91,6 +91,7 @@ complete -c kcauth -n '__kcauth_using login' -l browser -d 'Use the browser flow
 complete -c kcauth -n '__kcauth_using login' -l device -d 'Use the device flow: sign in on another device (remembered for the profile)'
 complete -c kcauth -n '__kcauth_using login' -l flow -x -a 'auto browser device' -d 'How to sign in, remembered for the profile'
 complete -c kcauth -n '__kcauth_using login' -l qr -d 'Show the device flow\'s link as a QR code (implies --device)'
+complete -c kcauth -n '__kcauth_using login' -l browser-command -x -d 'Start the browser with this command and its arguments, split like a shell would; %s is the URL (appended if absent); remembered for the profile, \'\' forgets'
 complete -c kcauth -n '__kcauth_using login' -l storage -x -a 'keyring file memory' -d 'Where to keep the session, remembered per profile'
 complete -c kcauth -n '__kcauth_using login' -s o -l output -x -a 'raw json' -d 'Also print the access token on stdout (for --storage memory)'
 complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this command'
