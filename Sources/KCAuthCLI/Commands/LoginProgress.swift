@@ -36,7 +36,8 @@ final class LoginProgress: @unchecked Sendable {
         case .browserFailed(let error):
             console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); open the URL above yourself.\n")
         case .waiting(let redirectURI, let timeout):
-            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n")
+            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
+                        + ExactRedirectHint.whileWaiting + "\n")
         case .switchingToDevice(let error):
             choice = FlowChoice(.device, .browserFailed)
             console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); switching to the device flow.\n")

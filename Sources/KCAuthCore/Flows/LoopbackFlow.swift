@@ -42,7 +42,7 @@ struct LoopbackFlow: Sendable {
         var result: Result<Login.Output, KCAuthError>?
         // The exchange runs while the browser waits for its page, so the page tells the truth
         // about the whole login, not just about the redirect.
-        _ = try listener.receive(timeout: input.timeout) { callback in
+        _ = try ExactRedirectHint.explainingTimeout { try listener.receive(timeout: input.timeout) { callback in
             switch judge.judge(callback) {
             case .notOurs:
                 return .keepWaiting(LandingPages.notThisLogin)
@@ -54,14 +54,14 @@ struct LoopbackFlow: Sendable {
                 do {
                     let output = try finisher.finish(try exchange.redeem(code: code, request: request, metadata: metadata), context)
                     result = .success(output)
-                    return .finish(LandingPages.success(user: output.claims.displayName, profile: input.profile))
+                    return .finish(LandingPages.success(user: output.claims.displayName(userinfo: output.state.userinfo), profile: input.profile))
                 } catch {
                     let e = error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
                     result = .failure(e)
                     return .finish(LandingPages.failure(e))
                 }
             }
-        }
+        } }
         guard let result else { throw KCAuthError(.internal, "the loopback listener stopped without a result") }
         return try result.get()
     }
