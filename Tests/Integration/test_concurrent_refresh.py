@@ -69,6 +69,21 @@ def test_a_cron_job_and_a_terminal_refreshing_at_once_make_one_refresh_and_both_
     assert len(provider.token_requests("refresh_token")) == 2
 
 
+def test_sixteen_callers_from_mixed_environments_share_one_refresh(start_provider, keyring, kcauth, tmp_path):
+    provider = start_provider(access_token_lifetime=30, reuse_protection=True, refresh_delay=1)
+    login(kcauth, provider)
+    time.sleep(5.5)  # below --min-valid 25 now
+    envs = [cron_like(kcauth, tmp_path) if i % 2 else terminal_like(kcauth, tmp_path) for i in range(16)]
+    procs = [subprocess.Popen([str(BINARY), "token", "--min-valid", "25"], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for env in envs]
+    results = [(p.returncode, out, err) for p in procs for out, err in [p.communicate(timeout=90)]]
+
+    assert [code for code, _, _ in results] == [0] * 16, [r for r in results if r[0]]
+    assert len({out for _, out, _ in results}) == 1, "all print the same new token"
+    assert len(provider.token_requests("refresh_token")) == 1
+    assert kcauth("refresh").returncode == 0, "the stored refresh token still works afterwards"
+
+
 @pytest.mark.parametrize("answer", [
     {"status": 500, "html": "<html><body><h1>Internal Server Error</h1></body></html>"},
     {"status": 503, "error": "temporarily_unavailable", "error_description": "try again later"},
