@@ -10,7 +10,7 @@ public struct KeyringChecks: Sendable {
     private let environment: [String: String]
     private let deadline: Double
 
-    public init(environment: [String: String], deadline: Double = 5) {
+    public init(environment: [String: String], deadline: Double = LibSecretStore.defaultDeadline) {
         self.environment = environment
         self.deadline = deadline
     }

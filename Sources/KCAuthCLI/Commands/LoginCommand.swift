@@ -67,7 +67,7 @@ enum LoginCommand: Command {
                 if case .flow(let step) = event { progress.show(step) } else { LoginStorage.report(event, profile: profile.name, console: console) }
             }
         }
-        console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName)) (profile '\(profile.name)').\n")
+        console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile.name)').\n")
         LoginStorage.deliver(output, format: command.value(LoginStorage.output), profile: profile.name, now: services.context.clock.instant, console: console)
     }
 }

@@ -37,7 +37,8 @@ final class LoginProgress: @unchecked Sendable {
             endStatusLine()
             console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); open the URL above yourself.\n")
         case .waiting(let redirectURI, let timeout):
-            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n")
+            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
+                        + ExactRedirectHint.whileWaiting + "\n")
         case .countdown(let remaining):
             showCountdown("Waiting for the browser…", remaining: remaining, stop: "Ctrl-C to cancel")
         case .pastePrompt:

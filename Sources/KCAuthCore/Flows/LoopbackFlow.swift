@@ -62,7 +62,7 @@ struct LoopbackFlow: Sendable {
             do {
                 return .success(try finisher.finish(try exchange.redeem(code: code, request: request, metadata: metadata), context))
             } catch {
-                return .failure(error as? KCAuthError ?? KCAuthError(.internal, "\(error)"))
+                return .failure(KCAuthError.wrapping(error))
             }
         }
         // A pasted answer passes the same judge as a redirect; whichever comes first wins.
@@ -94,7 +94,7 @@ struct LoopbackFlow: Sendable {
         }
         // The exchange runs while the browser waits for its page, so the page tells the truth
         // about the whole login, not just about the redirect.
-        _ = try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
+        _ = try ExactRedirectHint.explainingTimeout { try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
             for line in try wait.tick(now: sleeper.monotonicNow(), notify: notify) {
                 if let callback = pasted(line) { return callback }
             }
@@ -110,11 +110,11 @@ struct LoopbackFlow: Sendable {
                 let outcome = redeem(code)
                 result = outcome
                 switch outcome {
-                case .success(let output): return .finish(LandingPages.success(user: output.claims.displayName, profile: input.profile))
+                case .success(let output): return .finish(LandingPages.success(user: output.claims.displayName(userinfo: output.state.userinfo), profile: input.profile))
                 case .failure(let error): return .finish(LandingPages.failure(error))
                 }
             }
-        })
+        }) }
         guard let result else { throw KCAuthError(.internal, "the loopback listener stopped without a result") }
         return try result.get()
     }
