@@ -2,9 +2,8 @@ import KCAuthCore
 
 /// The user-facing messages and hints of the three storage states, in one place.
 enum LibSecretMessages {
-    static let unavailableHint = "kcauth needs a Secret Service (gnome-keyring, KeePassXC…) on the "
-        + "D-Bus session bus; run inside a desktop session or start gnome-keyring-daemon --unlock"
-        + explicitFileHint
+    static let unavailableHint = "start one (a desktop session has gnome-keyring or KeePassXC; headless: "
+        + "`gnome-keyring-daemon --unlock`)" + explicitFileHint
     /// Only ever a hint: kcauth never falls back to a plaintext file by itself (issue 5).
     static let explicitFileHint = ", or choose `--storage file` explicitly (a plaintext file)"
     // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it starts a

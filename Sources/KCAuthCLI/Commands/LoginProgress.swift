@@ -35,7 +35,7 @@ final class LoginProgress: @unchecked Sendable {
                 : "Open this URL in a browser to sign in:\n  \(url)\n")
         case .browserFailed(let error):
             endStatusLine()
-            console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); open the URL above yourself.\n")
+            console.err(Self.sentence(error.message) + "; open the URL above yourself.\n")
         case .waiting(let redirectURI, let timeout):
             console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
                         + ExactRedirectHint.whileWaiting + "\n")
@@ -55,7 +55,7 @@ final class LoginProgress: @unchecked Sendable {
             console.err("\n(The terminal input ended; still waiting for the browser.)\n")
         case .switchingToDevice(let error):
             choice = FlowChoice(.device, .browserFailed)
-            console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); switching to the device flow.\n")
+            console.err(Self.sentence(error.message) + "; switching to the device flow.\n")
         case .deviceCode(let prompt):
             showDevicePrompt(prompt)
         case .devicePolling(.waiting(let remaining)):
@@ -126,5 +126,11 @@ final class LoginProgress: @unchecked Sendable {
         let s = Int(seconds.rounded())
         if s >= 120 { return "\((s + 30) / 60) minutes" }
         return s == 1 ? "1 second" : "\(s) seconds"
+    }
+
+    /// A one-line message as the start of a sentence: "cannot start a browser (…)" → "Cannot start…".
+    static func sentence(_ message: String) -> String {
+        let line = Sanitize.oneLine(message)
+        return line.prefix(1).uppercased() + line.dropFirst()
     }
 }
