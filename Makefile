@@ -50,7 +50,7 @@ help:
 	@echo "make uninstall    remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make package      build the Debian package $(DIST)/kcauth_<version>-1_<arch>.deb (scripts/build-deb)"
 	@echo "make package-test build the package; lintian, contents, run without the toolchain, apt install in a debootstrapped Debian (~1.5 min, root)"
-	@echo "make provider     start the local test provider in the foreground (PORT=8180)"
+	@echo "make provider     install what is missing (make deps), then run the local test provider in the foreground (PORT=8180)"
 	@echo "make deps         install apt packages and the test provider's Python venv"
 
 deps:
