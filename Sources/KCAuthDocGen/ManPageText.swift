@@ -46,10 +46,6 @@ enum ManPageText {
         Not read: set by `kcauth exec` in its COMMAND's environment, unless --env names other \
         variables; printed by `kcauth token -o env` as a shell assignment.
         """),
-        .item("`KCAUTH_ID_TOKEN`, `KCAUTH_EXPIRES_AT`", """
-        Not read: printed by `kcauth token -o env` (`KCAUTH_ID_TOKEN` with --id-token instead \
-        of `KCAUTH_ACCESS_TOKEN`), with the token's expiry in RFC 3339.
-        """),
         .item("`BROWSER`", """
         The commands that open the sign-in page: a colon-separated list, tried in order until \
         one starts. In a command, `%s` stands for the URL (`%%` for a percent sign); without it \

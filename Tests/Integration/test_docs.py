@@ -107,7 +107,10 @@ def test_flag_tables_list_exactly_the_commands_flags():
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_every_variable_named_is_documented_in_the_man_page(doc):
-    for name in set(re.findall(r"\b(KCAUTH_[A-Z_]+)\b", doc.read_text())):
+    # What `token -o env` prints is output, not a variable kcauth reads: the man page's
+    # ENVIRONMENT lists only what kcauth reads (a unit test pins that).
+    printed = {"KCAUTH_ID_TOKEN", "KCAUTH_EXPIRES_AT"}
+    for name in set(re.findall(r"\b(KCAUTH_[A-Z_]+)\b", doc.read_text())) - printed:
         assert name in MAN, f"{doc.name} names {name}, which man/kcauth.1 does not document"
 
 
