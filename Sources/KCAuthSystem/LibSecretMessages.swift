@@ -37,7 +37,9 @@ enum LibSecretMessages {
     }
 
     static func unlockDismissed(_ label: String?) -> KCAuthError {
-        KCAuthError(.storageLocked, "the unlock dialog of \(keyringName(label)) was dismissed", hint: lockedHint)
+        // gnome-keyring reports a prompter that cannot start (a stale DISPLAY) the same way.
+        KCAuthError(.storageLocked, "\(keyringName(label)) was not unlocked: its unlock dialog was dismissed "
+                    + "or could not be shown", hint: lockedHint)
     }
 
     /// The watchdog's line when nobody answered the unlock dialog in time; in the presenter's

@@ -62,6 +62,22 @@ def test_headless_a_locked_keyring_fails_at_once_with_the_fix(tmp_path, locked_f
     assert still_locked.returncode != 0, "nothing unlocked it"
 
 
+def test_a_stale_display_ends_like_a_dismissed_dialog_and_the_daemon_survives(tmp_path, locked_fixture):
+    # Real gnome-keyring: DISPLAY is set but nothing listens there, so its prompter cannot start.
+    with KeyringSession.locked(tmp_path, locked_fixture) as locked:
+        kc = Kcauth(tmp_path, locked.env, NO_CACHE)
+        kc.env["DISPLAY"] = ":99"
+        r = kc("token")
+        daemon = locked.secrets_owner_pid()
+        still_answers = locked.secret_tool("lookup", "profile", "fixture")
+    assert r.returncode == 5 and r.seconds < 3, r
+    prompt, error = r.stderr.splitlines()
+    assert prompt == PROMPT_LINE
+    assert "its unlock dialog was dismissed or could not be shown" in error
+    assert daemon is not None, "gnome-keyring-daemon must not crash"
+    assert still_answers.returncode == 1 and still_answers.stderr == "", "still there, still locked"
+
+
 # -- a prompter exists: the fake Secret Service's Unlock goes through a prompt ----------------------
 
 
@@ -112,7 +128,8 @@ def test_a_dismissed_dialog_exits_5_at_once_with_the_fix(tmp_path):
     assert r.seconds < 2, r
     prompt, error = r.stderr.splitlines()
     assert prompt == PROMPT_LINE
-    assert error.startswith('error: the unlock dialog of the keyring "Login" was dismissed; unlock it:'), r
+    assert error.startswith('error: the keyring "Login" was not unlocked: its unlock dialog was dismissed or could '
+                            'not be shown; unlock it:'), r
     assert events == ["Unlock", "Prompt", "Completed dismissed=true"]
 
 

@@ -33,7 +33,8 @@ import KCAuthCore
 
     @Test func aDismissedDialogAndTheWatchdogSayWhatToDo() {
         let dismissed = LibSecretMessages.unlockDismissed("Login")
-        #expect(dismissed.code == .storageLocked && dismissed.message == "the unlock dialog of the keyring \"Login\" was dismissed")
+        #expect(dismissed.code == .storageLocked && dismissed.message
+                == "the keyring \"Login\" was not unlocked: its unlock dialog was dismissed or could not be shown")
         let line = LibSecretMessages.unlockTimedOutLine(nil, seconds: 30)
         #expect(line.hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))
         #expect(!line.contains("\n"))
