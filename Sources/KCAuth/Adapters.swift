@@ -49,8 +49,10 @@ public struct Adapters: Sendable {
         self.sleeper = sleeper
     }
 
-    /// The real adapters for an environment.
-    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> Adapters {
+    /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for
+    /// its unlock dialog (the CLI says so on stderr).
+    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in }) -> Adapters {
         let paths = Paths(environment: environment)
         let cwd = FileManager.default.currentDirectoryPath
         return Adapters(
@@ -61,7 +63,7 @@ public struct Adapters: Sendable {
                 switch kind {
                 case .file: return FileSecretStore(directory: paths.stateDirectory, warn: warn)
                 case .memory: return MemorySecretStore()
-                default: return LibSecretStore(environment: environment)
+                default: return LibSecretStore(environment: environment, onUnlockPrompt: onUnlockPrompt)
                 }
             },
             tokenCache: RuntimeTokenCache.forEnvironment(environment, paths: paths),

@@ -58,7 +58,10 @@ enum ManPageText {
         An SSH session: the automatic choice of flow is the device flow, unless the session \
         forwards a display.
         """),
-        .item("`DISPLAY`, `WAYLAND_DISPLAY`", "A graphical display: the automatic choice of flow is the browser flow."),
+        .item("`DISPLAY`, `WAYLAND_DISPLAY`", """
+        A graphical display: the automatic choice of flow is the browser flow, and a locked \
+        keyring is unlocked through its own password dialog (see SECURITY).
+        """),
         .item("`NO_COLOR`", """
         When set and not empty, the device flow's code is not shown in bold and its QR code \
         contains no colour escape sequences. kcauth uses no other colour.
@@ -132,8 +135,11 @@ enum ManPageText {
         `client_id` (`secret-tool search profile default` shows it). With --storage file it is \
         a plaintext file that is as safe as your account (see FILES); with --storage memory it \
         is kept nowhere. kcauth never falls back from the keyring to a file by itself: when the \
-        keyring is unavailable, locked or not responding, it exits with status 5. The runtime \
-        cache holds access tokens only. The configuration file holds no tokens.
+        keyring is unavailable, locked or not responding, it exits with status 5. On a display, \
+        login, token, refresh, logout and whoami first ask the Secret Service to unlock a locked \
+        keyring (its own password dialog; they wait up to 30 s and say so on standard error); a \
+        dismissed or unanswered dialog exits with status 5. status and doctor never open the \
+        dialog. The runtime cache holds access tokens only. The configuration file holds no tokens.
         """),
         .text("""
         What is sent where. Codes and tokens go only to the endpoints of the issuer's discovery \

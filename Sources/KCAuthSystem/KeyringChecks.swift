@@ -53,7 +53,7 @@ public struct KeyringChecks: Sendable {
         case .unlocked:
             return [bus, service, .pass(id, title, "present and unlocked")]
         case .locked(let label):
-            return [bus, service, .fail(id, title, LibSecretMessages.locked(label))]
+            return [bus, service, .fail(id, title, LibSecretMessages.locked(label), fix: LibSecretMessages.lockedFix)]
         case .noDefaultCollection:
             return [bus, service, .fail(id, title, LibSecretMessages.noDefaultCollection())]
         }
