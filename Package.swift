@@ -8,6 +8,7 @@
 //   KCAuthSystem       the real adapters: libcurl, libsecret, libqrencode, loopback listener, browser, files
 //   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters
+//   KCAuthTestSupport  fakes of every adapter and fixtures, for the test targets (not shipped)
 //   kcauth             a one-line executable over KCAuthCLI
 import PackageDescription
 
@@ -33,13 +34,15 @@ let package = Package(
         .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
+        // Fakes and fixtures shared by every test target (not a product: never shipped).
+        .target(name: "KCAuthTestSupport", dependencies: ["KCAuth", "KCAuthCore", "KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
         .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthTests", dependencies: ["KCAuth"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),
     ]
 )

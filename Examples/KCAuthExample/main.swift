@@ -1,29 +1,53 @@
-// A tiny Swift tool that shares the `kcauth login` session through the KCAuth library:
+// A tiny Swift tool that signs in, uses and ends a session through the KCAuth library alone:
 //
-//   swift run KCAuthExample [PROFILE]
+//   swift run KCAuthExample [login|token|logout] [PROFILE]
 //
-// prints how long the profile's access token stays valid (refreshing it first if needed), or
-// the reason there is none. It never prints the token itself.
+// `login` signs in with the profile's saved settings (or KCAUTH_ISSUER and KCAUTH_CLIENT_ID),
+// opening the browser like `kcauth login`; `token` (the default) prints how long the access
+// token stays valid, refreshing it first if needed (never the token itself); `logout` ends the
+// session at the provider and deletes it. The `kcauth` command sees the same session.
 import KCAuth
 #if canImport(Glibc)
 import Glibc
 #endif
 
-let arguments = CommandLine.arguments.dropFirst()
-do {
-    let provider = try TokenProvider(profile: arguments.first)
-    let token = try await provider.freshToken(minValid: .seconds(60))
-    let remaining = token.expiresAt.map { "\(Int($0 - SystemTime.now())) s" } ?? "an unknown time"
-    print("profile '\(provider.profile)': a \(token.tokenType) token from \(token.issuer), valid for \(remaining)")
-} catch let error as KCAuthError {
-    print("profile unavailable: \(error.message)" + (error.hint.map { "; \($0)" } ?? ""))
+var arguments = Array(CommandLine.arguments.dropFirst())
+let verb = ["login", "token", "logout"].contains(arguments.first ?? "") ? arguments.removeFirst() : "token"
+let profileName = arguments.first
+
+func fail(_ error: KCAuthError) -> Never {
+    var line = "profile unavailable: \(error.message)"
+    if let hint = error.hint {
+        line += "; \(hint)"
+    } else if case .signIn(let profile)? = error.remedy {
+        line += "; run `kcauth login" + (profile == "default" ? "`" : " --profile \(profile)`")
+    }
+    print(line)
     exit(error.code == .loginRequired ? 4 : 1)
 }
 
-enum SystemTime {
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+do {
+    let context = KCAuthContext()
+    let settings = try context.resolve(SettingsFlags(profile: profileName))
+    switch verb {
+    case "login":
+        let choice = FlowSelector.choose(flag: nil, environmentSetting: nil, profile: settings.saved.flow, qrRequested: false,
+                                         noBrowser: false, environment: context.environment)
+        let session = try context.signIn(settings).run(SignIn.Options(flow: choice)) { event in
+            if case .flow(.authorizationURL(let url)) = event { print("sign in at: \(url)") }
+            if case .flow(.deviceCode(let prompt)) = event { print("open \(prompt.linkToOpen) and confirm \(prompt.userCode)") }
+        }
+        print("profile '\(settings.name)': signed in to \(session.state.issuer) as \(session.claims.displayName)")
+    case "logout":
+        let failures = try context.signOut().run(selected: settings.name, SignOut.Options()) { _ in }
+        if let failure = failures.first { fail(failure.error) }
+        print("profile '\(settings.name)': signed out")
+    default:
+        let provider = try TokenProvider(profile: settings.name, context: context)
+        let token = try await provider.freshToken(minValid: .seconds(60))
+        let remaining = token.expiresAt.map { "\(Int($0.seconds(since: context.clock.instant))) s" } ?? "an unknown time"
+        print("profile '\(provider.profile)': a \(token.tokenType) token from \(token.issuer), valid for \(remaining)")
     }
+} catch let error as KCAuthError {
+    fail(error)
 }

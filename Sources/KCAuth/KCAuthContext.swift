@@ -1,56 +1,88 @@
 import FoundationEssentials
 import KCAuthCore
-import KCAuthCrypto
-import KCAuthSystem
 
 /// The composition root shared by the `kcauth` command and the `KCAuth` library: the one place
-/// that builds the real adapters for an environment. Each adapter is made only when asked for,
-/// so the `token` hot path never initialises libcurl or binds a socket.
-public struct KCAuthContext: Sendable {
-    public let environment: [String: String]
+/// that wires use cases to adapters. Production passes `Adapters.system()`, tests pass fakes
+/// (`KCAuthTestSupport`), and both run the same graph.
+///
+/// The configuration file is read at most once per context (`resolver()`), so a command that
+/// resolves several profiles (status, `logout --all`) still reads it once.
+public final class KCAuthContext: Sendable {
+    public let adapters: Adapters
+    private let configuration = Once<Result<ConfigDocument, KCAuthError>>()
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.environment = environment
+    public init(adapters: Adapters) { self.adapters = adapters }
+
+    public convenience init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(adapters: .system(environment: environment))
     }
 
-    public var paths: Paths { Paths(environment: environment) }
-    public var clock: any TimeSource { SystemClock() }
-    public var random: any RandomSource { SecureRandom() }
-    public var settings: any SettingsStore { FileSettingsStore(path: paths.configFile) }
-    /// Prefer `http(for: profile)`: it trusts the profile's `ca_file`.
-    public func http(caFile: String? = nil) -> OAuthHTTP { OAuthHTTP(CurlTransport(caFile: caFile)) }
-    public var opener: any URLOpener { BrowserOpener(environment: environment) }
-    public var lock: any ProfileLock { FileProfileLock(directory: paths.lockDirectory) }
-    public var tokenCache: (any TokenCache)? { RuntimeTokenCache.forEnvironment(environment) }
-    public var receiver: any RedirectReceiver { LoopbackReceiver() }
-    public var sleeper: any Sleeper { SystemSleeper() }
-    /// The post-logout redirect of `logout --browser`: `http://127.0.0.1:PORT/logged-out`.
-    public var logoutReceiver: any RedirectReceiver { LoopbackReceiver(path: "/logged-out") }
+    public var environment: [String: String] { adapters.environment }
+    public var clock: any TimeSource { adapters.clock }
+    public var settings: any SettingsStore { adapters.settings }
 
-    /// The fresh-token use case of a profile; libcurl is set up only if a refresh is needed.
-    public func getToken(profile: String) throws -> GetToken {
-        let clock = self.clock
-        let kind = try storageKind(for: profile, option: nil)
-        // A memory session lives only inside one `login`: no runtime copy may stand in for it.
-        return GetToken(store: makeStore(kind, profile: profile), clock: clock, lock: lock,
-                        cache: kind == .memory ? nil : tokenCache,
-                        refresher: { [self] in TokenRefresher(http: http(caFile: try? caFile(for: profile)), clock: clock) })
+    /// The configuration file, parsed; read on first use only.
+    public func config() throws -> ConfigDocument {
+        try configuration.value { Result { try adapters.settings.load() }.mapError(KCAuthError.wrapping) }.get()
     }
 
-    /// Forget the runtime copy of a profile's access token (after login, logout, a profile change).
+    /// Settings resolution over the configuration file (read once). `tolerant`: a broken file
+    /// is ignored (doctor reports it) rather than thrown.
+    public func resolver(tolerant: Bool = false) throws -> SettingsResolver {
+        let config: ConfigDocument?
+        do { config = try self.config() } catch where tolerant { config = nil }
+        return SettingsResolver(environment: adapters.environment, config: config, configPath: adapters.settings.path,
+                                workingDirectory: adapters.workingDirectory)
+    }
+
+    public func resolve(_ flags: SettingsFlags = SettingsFlags()) throws -> ResolvedProfile {
+        try resolver().resolve(flags)
+    }
+
+    // MARK: Adapters for a profile
+
+    public func store(_ kind: StorageKind, warn: @escaping @Sendable (String) -> Void = { _ in }) -> any SecretStore {
+        adapters.secretStore(kind, warn)
+    }
+
+    public func store(for profile: ResolvedProfile) -> any SecretStore { store(profile.storage.value) }
+
+    public func http(caFile: String?) -> OAuthHTTP { OAuthHTTP(adapters.transport(caFile)) }
+
+    public func http(for profile: ResolvedProfile) -> OAuthHTTP { http(caFile: profile.caFile?.value) }
+
+    public func lock(for profile: ResolvedProfile) -> any ProfileLock { adapters.lock(profile.storage.value) }
+
+    /// A memory session lives only inside one `login`: no runtime copy may stand in for it.
+    func tokenCache(for kind: StorageKind) -> (any TokenCache)? { kind == .memory ? nil : adapters.tokenCache }
+
+    // MARK: Use cases
+
+    /// A fresh token for the profile; libcurl is set up only if a refresh is needed.
+    public func getToken(_ profile: ResolvedProfile) -> GetToken {
+        let clock = adapters.clock
+        let caFile = profile.caFile?.value
+        return GetToken(store: store(for: profile), clock: clock, lock: lock(for: profile),
+                        cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
+                        refresher: { [adapters] in TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock) })
+    }
+
+    /// Forget the runtime copy of a profile's access token.
     public func invalidateCachedToken(profile: String) {
-        tokenCache?.remove(profile: profile)
+        adapters.tokenCache?.remove(profile: profile)
     }
 
-    /// `explicit` (a `--profile` flag), else `$KCAUTH_PROFILE`, else the config file's
-    /// `default_profile` (`kcauth use`), else `default`; checked for a sane name. The file is
-    /// read only in the last case.
-    public func profile(explicit: String?) throws -> String {
-        let name = try explicit ?? environment["KCAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? settings.load().defaultProfile(path: settings.path) ?? ProfileName.defaultName
-        guard ProfileName.isValid(name) else {
-            throw KCAuthError(.usage, "'\(Sanitize.oneLine(name))' is not a valid profile name", hint: "use letters, digits, '.', '_' and '-'")
-        }
-        return name
+    public func signIn(_ profile: ResolvedProfile) -> SignIn { SignIn(context: self, profile: profile) }
+
+    public func signOut() -> SignOut { SignOut(context: self) }
+
+    public func whoAmI(_ profile: ResolvedProfile) -> WhoAmIReport { WhoAmIReport(context: self, profile: profile) }
+
+    /// Every profile's state; the selected one decides the exit status.
+    public func status(selected: ResolvedProfile) throws -> Status.Report {
+        let resolver = try self.resolver()
+        return Status(config: try config(), store: { [self] name in
+            self.store(for: try resolver.resolve(SettingsFlags(profile: name)))
+        }, clock: adapters.clock).run(selected: selected.name)
     }
 }

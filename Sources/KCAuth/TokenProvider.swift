@@ -19,7 +19,9 @@ import FoundationEssentials
 /// Errors are `KCAuthError`; `.loginRequired` means a person has to run `kcauth login` again.
 public struct TokenProvider: Sendable {
     /// The profile this provider serves.
-    public let profile: String
+    public var profile: String { settings.name }
+    /// Its settings, resolved like the command resolves them.
+    public let settings: ResolvedProfile
     let context: KCAuthContext
 
     /// - Parameters:
@@ -27,8 +29,13 @@ public struct TokenProvider: Sendable {
     ///     config file's `default_profile`, then `default`).
     ///   - environment: where to find the keyring, the configuration and the runtime directory.
     public init(profile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        context = KCAuthContext(environment: environment)
-        self.profile = try context.profile(explicit: profile)
+        try self.init(profile: profile, context: KCAuthContext(environment: environment))
+    }
+
+    /// A provider over a given composition root (tests pass fakes; see `KCAuthTestSupport`).
+    public init(profile: String? = nil, context: KCAuthContext) throws {
+        self.context = context
+        settings = try context.resolve(SettingsFlags(profile: profile))
     }
 
     /// An access token valid for at least `minValid`, refreshed first when needed.
@@ -40,7 +47,7 @@ public struct TokenProvider: Sendable {
     /// decide and guarantees `idToken` is set.
     public func freshToken(minValid: Duration = .seconds(30), idToken: Bool = false) async throws -> IssuedToken {
         let request = GetToken.Request(profile: profile, minValid: Self.seconds(minValid), idToken: idToken)
-        let useCase = try context.getToken(profile: profile)
+        let useCase = context.getToken(settings)
         // The keyring, the lock and libcurl block: keep them off the cooperative thread pool.
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

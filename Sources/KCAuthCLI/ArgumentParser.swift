@@ -19,7 +19,7 @@ public enum ArgumentParser {
                         or: "see `kcauth help`")
         }
         let parsed = try parse(Array(args.dropFirst()), for: spec)
-        if parsed.flag("help") { return .help(command: spec.name) }
+        if parsed.flag(CommandTable.help) { return .help(command: spec.name) }
         if spec.name == "help" {
             if let name = parsed.positionals.first, CommandTable.command(named: name) == nil {
                 throw usage("unknown command '\(name)'", suggestion: Suggest.closest(to: name, in: CommandTable.commands.map(\.name)), or: nil)

@@ -5,8 +5,7 @@ public enum CommandTable {
     static let help = OptionSpec("help", short: "h", help: "Show help for this command")
     static let generalHelp = OptionSpec("help", short: "h", help: "Show this help")
 
-    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default", environment: "KCAUTH_PROFILE",
-                                    completes: .profiles)
+    static let profile = SettingsOptions.profile
 
     /// In the order `kcauth help` lists them.
     static let runners: [any Command.Type] = [

@@ -20,8 +20,8 @@ public struct ExitStatus: Sendable, Equatable {
         case .usage: return .usage
         case .accessDenied, .cancelled, .timedOut: return .cancelled
         case .loginRequired: return .loginRequired
-        case .storageUnavailable, .storageLocked, .storageNotResponding: return .storage
-        case .configuration, .network, .provider, .invalidResponse, .invalidIDToken, .internal: return .failure
+        case _ where code.isStorageFailure: return .storage
+        default: return .failure  // configuration, network, provider, invalid response or ID token, internal
         }
     }
 }

@@ -5,6 +5,15 @@ public enum KCAuthMain {
     public static let version = "0.1.0"
 
     public static func run(arguments: [String], environment: [String: String], console: any Console) -> Int32 {
+        run(arguments: arguments, console: console) { Services(environment: environment, console: console) }
+    }
+
+    /// The same over a given composition root (in-process tests pass fakes).
+    public static func run(arguments: [String], services: Services) -> Int32 {
+        run(arguments: arguments, console: services.console) { services }
+    }
+
+    static func run(arguments: [String], console: any Console, services makeServices: () -> Services) -> Int32 {
         do {
             switch try ArgumentParser.parse(arguments) {
             case .version:
@@ -12,7 +21,7 @@ public enum KCAuthMain {
             case .help(let name):
                 console.out(name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.general())
             case .run(let command):
-                let services = Services(environment: environment, console: console)
+                let services = makeServices()
                 guard let runner = CommandTable.runner(named: command.name) else {
                     throw KCAuthError(.internal, "no runner for `\(command.name)`")
                 }

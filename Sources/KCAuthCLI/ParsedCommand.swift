@@ -14,6 +14,8 @@ public struct ParsedCommand: Sendable, Equatable {
         self.positionals = positionals
     }
 
-    public func value(_ long: String) -> String? { values[long] }
-    public func flag(_ long: String) -> Bool { flags.contains(long) }
+    /// The value given for `option`, if any (the option's spec is the key: no string lookups).
+    public func value(_ option: OptionSpec) -> String? { values[option.long] }
+    /// Whether the flag `option` was given.
+    public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.long) }
 }

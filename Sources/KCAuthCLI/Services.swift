@@ -1,22 +1,26 @@
 import KCAuth
 import KCAuthCore
 
-/// What a command gets: the shared composition root (`KCAuthContext`, in the KCAuth library)
-/// and the console. Properties of the context read as properties of `services`.
-@dynamicMemberLookup
+/// What a command gets: the composition root (`KCAuthContext`, in the KCAuth library) and the
+/// console. Tests build it over fakes (`Adapters` from `KCAuthTestSupport`).
 public struct Services: Sendable {
     public let context: KCAuthContext
     public let console: any Console
 
-    public init(environment: [String: String], console: any Console) {
-        context = KCAuthContext(environment: environment)
+    public init(context: KCAuthContext, console: any Console) {
+        self.context = context
         self.console = console
     }
 
-    public subscript<T>(dynamicMember keyPath: KeyPath<KCAuthContext, T>) -> T { context[keyPath: keyPath] }
+    /// The real adapters for an environment.
+    public init(environment: [String: String], console: any Console) {
+        self.init(context: KCAuthContext(adapters: .system(environment: environment)), console: console)
+    }
 
-    /// `--profile`, else `$KCAUTH_PROFILE`, else `default_profile`, else `default`.
-    func profile(_ command: ParsedCommand) throws -> String {
-        try context.profile(explicit: command.value("profile"))
+    public var environment: [String: String] { context.environment }
+
+    /// The command's profile and settings, resolved once (flags > environment > file > defaults).
+    func resolve(_ command: ParsedCommand) throws -> ResolvedProfile {
+        try context.resolve(SettingsOptions.flags(command))
     }
 }

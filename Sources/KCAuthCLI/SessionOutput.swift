@@ -14,7 +14,7 @@ enum SessionOutput: String, CaseIterable {
     static let schemaVersion: Double = 1
 
     init(_ command: ParsedCommand) {
-        self = command.value("output").flatMap(SessionOutput.init(rawValue:)) ?? .text
+        self = command.value(Self.option).flatMap(SessionOutput.init(rawValue:)) ?? .text
     }
 
     /// `label   value` lines with the values in one column.
@@ -24,15 +24,15 @@ enum SessionOutput: String, CaseIterable {
     }
 
     /// "valid until 2025-11-21T14:03:09Z (in 4m 59s)", or how it expired.
-    static func expiry(_ epoch: Double?, now: Double, known: String = "no expiry given by the provider") -> String {
-        guard let epoch else { return known }
-        return (epoch > now ? "valid until " : "expired at ") + RelativeTime.stamp(epoch, now: now)
+    static func expiry(_ instant: Instant?, now: Instant, known: String = "no expiry given by the provider") -> String {
+        guard let instant else { return known }
+        return (instant > now ? "valid until " : "expired at ") + RelativeTime.stamp(instant, now: now)
     }
 
     /// An RFC 3339 time and the whole seconds until it (negative once past), for JSON.
-    static func times(_ prefix: String, _ epoch: Double?, now: Double) -> [(String, JSONValue)] {
-        [(prefix + "_expires_at", .string(epoch.map(RFC3339.format))),
-         (prefix + "_expires_in", .number(epoch.map { ($0 - now).rounded(.down) }))]
+    static func times(_ prefix: String, _ instant: Instant?, now: Instant) -> [(String, JSONValue)] {
+        [(prefix + "_expires_at", .string(instant?.rfc3339)),
+         (prefix + "_expires_in", .number(instant.map { $0.seconds(since: now).rounded(.down) }))]
     }
 
     /// A claim's value on one line: strings as they are, anything else as compact JSON.

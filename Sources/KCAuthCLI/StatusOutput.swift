@@ -4,11 +4,11 @@ import KCAuthCore
 /// (✓ usable, X not), the facts, and the command that fixes a broken profile. The JSON schema
 /// is documented in README ("kcauth status").
 enum StatusOutput {
-    static func text(_ report: Status.Report, now: Double) -> String {
+    static func text(_ report: Status.Report, now: Instant) -> String {
         report.entries.map { block($0, now: now) }.joined(separator: "\n")
     }
 
-    static func block(_ e: Status.Entry, now: Double) -> String {
+    static func block(_ e: Status.Entry, now: Instant) -> String {
         var out = e.profile + (e.selected ? " (selected)" : "") + "\n"
         let issuer = e.issuer ?? "(no issuer set)"
         let user = e.user.map { " as \(Sanitize.oneLine($0))" } ?? ""
@@ -32,11 +32,23 @@ enum StatusOutput {
             break
         }
         if let storage = e.storage { facts.append("Storage: \(storage)") }
-        if let fix = e.fix { facts.append("To fix: \(fix)") }
+        if let fix = fix(e) { facts.append("To fix: \(fix)") }
         return out + facts.map { "  - \($0)\n" }.joined()
     }
 
-    static func json(_ report: Status.Report, now: Double) -> String {
+    /// The command (or step) that makes the profile usable again, in the CLI's words.
+    static func fix(_ e: Status.Entry) -> String? {
+        switch e.fix {
+        case .signIn(let needsSettings)?:
+            return LoginHint.login(profile: e.profile) + (needsSettings ? " --issuer URL --client-id ID" : "")
+        case .storage(let error)?:
+            return LoginHint.hint(for: error)
+        case nil:
+            return nil
+        }
+    }
+
+    static func json(_ report: Status.Report, now: Instant) -> String {
         JSONValue.fields([
             ("version", .number(SessionOutput.schemaVersion)),
             ("selected_profile", .string(report.selectedProfile)),
@@ -44,7 +56,7 @@ enum StatusOutput {
         ]).rendered()
     }
 
-    static func entry(_ e: Status.Entry, now: Double) -> JSONValue {
+    static func entry(_ e: Status.Entry, now: Instant) -> JSONValue {
         let reason: String?
         switch e.state {
         case .valid, .refreshable: reason = nil
@@ -63,7 +75,7 @@ enum StatusOutput {
         ]
         fields += SessionOutput.times("access_token", e.accessTokenExpiresAt, now: now)
         fields += SessionOutput.times("refresh_token", e.refreshTokenExpiresAt, now: now)
-        fields += [("storage", .string(e.storage)), ("fix", .string(e.fix))]
+        fields += [("storage", .string(e.storage)), ("fix", .string(fix(e)))]
         return .fields(fields)
     }
 }

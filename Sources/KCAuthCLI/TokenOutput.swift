@@ -10,7 +10,7 @@ enum TokenOutput: String, CaseIterable {
                                    choices: allCases.map(\.rawValue))
     static let idToken = OptionSpec("id-token", help: "Print the ID token instead of the access token")
 
-    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Double) -> String {
+    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Instant) -> String {
         let token = idToken ? (t.idToken ?? "") : t.accessToken
         let expiry = idToken ? t.idTokenExpiresAt : t.expiresAt
         switch self {
@@ -21,14 +21,14 @@ enum TokenOutput: String, CaseIterable {
             return "Authorization: Bearer \(token)\n"
         case .env:
             var lines = ["export KCAUTH_\(idToken ? "ID" : "ACCESS")_TOKEN=\(Shell.quote(token))"]
-            if let expiry { lines.append("export KCAUTH_EXPIRES_AT=\(RFC3339.format(expiry))") }
+            if let expiry { lines.append("export KCAUTH_EXPIRES_AT=\(expiry.rfc3339)") }
             return lines.joined(separator: "\n") + "\n"
         case .json:
             var fields: [(String, JSONValue)] = [
                 (idToken ? "id_token" : "access_token", .string(token)),
                 ("token_type", .string(idToken ? "Bearer" : t.tokenType)),
-                ("expires_at", .string(expiry.map(RFC3339.format))),
-                ("expires_in", .number(expiry.map { max(0, ($0 - now).rounded(.down)) })),
+                ("expires_at", .string(expiry?.rfc3339)),
+                ("expires_in", .number(expiry.map { max(0, $0.seconds(since: now).rounded(.down)) })),
                 ("scope", .string(t.scope)),
                 ("issuer", .string(t.issuer)),
                 ("profile", .string(profile)),
@@ -39,7 +39,7 @@ enum TokenOutput: String, CaseIterable {
             // client.authentication.k8s.io/v1 ExecCredential: kubectl caches the token until
             // expirationTimestamp, then runs the plugin again.
             var status: [(String, JSONValue)] = [("token", .string(token))]
-            if let expiry { status.append(("expirationTimestamp", .string(RFC3339.format(expiry)))) }
+            if let expiry { status.append(("expirationTimestamp", .string(expiry.rfc3339))) }
             return JSONValue.fields([("apiVersion", .string("client.authentication.k8s.io/v1")),
                                      ("kind", .string("ExecCredential")),
                                      ("status", .fields(status))]).compact + "\n"

@@ -2,7 +2,7 @@ import KCAuthCore
 
 /// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").
 enum WhoamiOutput {
-    static func text(_ i: WhoAmI.Identity, now: Double) -> String {
+    static func text(_ i: WhoAmI.Identity, now: Instant) -> String {
         let c = i.claims
         var rows: [(String, String)] = [
             ("Profile", i.profile),
@@ -38,7 +38,7 @@ enum WhoamiOutput {
         return SessionOutput.lines(rows.map { ($0.0, Sanitize.oneLine($0.1, limit: 2000)) })
     }
 
-    static func json(_ i: WhoAmI.Identity, now: Double) -> String {
+    static func json(_ i: WhoAmI.Identity, now: Instant) -> String {
         let c = i.claims
         var fields: [(String, JSONValue)] = [
             ("version", .number(SessionOutput.schemaVersion)),

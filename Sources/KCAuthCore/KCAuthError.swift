@@ -2,51 +2,95 @@
 ///
 /// A `code` is stable and is what callers branch on; the CLI maps it to an exit code at the edge
 /// (`ExitStatus`). `message` is one readable line for a person and must never contain a token.
-/// `hint` is an optional next step ("Run `kcauth login`"). `cause` keeps lower-level detail
-/// (an OpenSSL or libsecret error text) for `--verbose`-style diagnostics.
+/// `hint` is an optional next step. `oauthError` is the provider's RFC 6749 §5.2 / §4.1.2.1
+/// error code when the provider sent one: callers branch on it, never on the message.
+/// `cause` keeps lower-level detail (an OpenSSL or libsecret error text) for diagnostics.
 public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+    /// A stable error category. A struct with static members rather than an enum, so that a new
+    /// category in a later kcauth does not break a library user's exhaustive `switch`.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
         /// Bad command line or option value.
-        case usage
+        public static let usage = Code(rawValue: "usage")
         /// A malformed or unusable configuration value.
-        case configuration
+        public static let configuration = Code(rawValue: "configuration")
         /// Transport failed: DNS, connect, TLS, timeout, an unexpected HTTP status.
-        case network
-        /// The provider answered with an OAuth error (`error` / `error_description`).
-        case provider
-        /// The provider answered something that is not what the spec says (bad JSON, issuer mismatch).
-        case invalidResponse
+        public static let network = Code(rawValue: "network")
+        /// The provider answered with an OAuth error (`oauthError` says which).
+        public static let provider = Code(rawValue: "provider")
+        /// The provider answered something that is not what the spec says (bad JSON, issuer
+        /// mismatch, a number out of range).
+        public static let invalidResponse = Code(rawValue: "invalidResponse")
         /// An ID token failed validation (signature, iss, aud, exp, nonce …).
-        case invalidIDToken
+        public static let invalidIDToken = Code(rawValue: "invalidIDToken")
         /// The user denied access at the provider.
-        case accessDenied
+        public static let accessDenied = Code(rawValue: "accessDenied")
         /// The user, or a signal, cancelled.
-        case cancelled
+        public static let cancelled = Code(rawValue: "cancelled")
         /// Waiting for the user (callback, device approval) took longer than allowed.
-        case timedOut
+        public static let timedOut = Code(rawValue: "timedOut")
         /// Nothing usable is stored: log in (again).
-        case loginRequired
+        public static let loginRequired = Code(rawValue: "loginRequired")
         /// No Secret Service, no D-Bus session, no default collection.
-        case storageUnavailable
+        public static let storageUnavailable = Code(rawValue: "storageUnavailable")
         /// The keyring exists but is locked.
-        case storageLocked
+        public static let storageLocked = Code(rawValue: "storageLocked")
         /// The keyring did not answer within the deadline.
-        case storageNotResponding
+        public static let storageNotResponding = Code(rawValue: "storageNotResponding")
         /// A bug or an impossible state.
-        case `internal`
+        public static let `internal` = Code(rawValue: "internal")
+
+        /// Every code this version of kcauth produces.
+        public static let known: [Code] = [.usage, .configuration, .network, .provider, .invalidResponse, .invalidIDToken,
+                                           .accessDenied, .cancelled, .timedOut, .loginRequired, .storageUnavailable,
+                                           .storageLocked, .storageNotResponding, .internal]
+
+        /// The three ways the secure storage can fail (exit 5).
+        public var isStorageFailure: Bool { self == .storageUnavailable || self == .storageLocked || self == .storageNotResponding }
     }
 
     public var code: Code
     public var message: String
     public var hint: String?
     public var cause: String?
+    /// The provider's OAuth error code, when this error is the provider's answer.
+    public var oauthError: OAuthErrorCode?
+    /// What fixes it, as a fact for the presenter to phrase (the core does not know how a
+    /// person runs kcauth: a command line, or a Swift program's own UI).
+    public var remedy: Remedy?
 
-    public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil) {
+    public enum Remedy: Sendable, Equatable {
+        /// Sign in to the profile (again).
+        case signIn(profile: String)
+    }
+
+    public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,
+                remedy: Remedy? = nil) {
         self.code = code
         self.message = message
         self.hint = hint
         self.cause = cause
+        self.oauthError = oauthError
+        self.remedy = remedy
     }
 
     public var description: String { message }
+
+    /// Any error as a `KCAuthError`: the ports throw nothing else, but a caller that must keep
+    /// going (doctor, status, `logout --all`) must not crash on a surprise.
+    public static func wrapping(_ error: any Error) -> KCAuthError {
+        error as? KCAuthError ?? KCAuthError(.internal, "unexpected error: \(error)")
+    }
+
+    /// The same error with another code and message prefix; hint, cause and OAuth code kept.
+    public func with(code: Code? = nil, message: String? = nil, hint: String?? = nil) -> KCAuthError {
+        var copy = self
+        if let code { copy.code = code }
+        if let message { copy.message = message }
+        if let hint { copy.hint = hint }
+        return copy
+    }
 }

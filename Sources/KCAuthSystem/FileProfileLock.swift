@@ -3,21 +3,38 @@ import Glibc
 #endif
 import KCAuthCore
 
-/// `ProfileLock` over `flock(2)` on `<directory>/<profile>.lock`.
+/// `ProfileLock` over `flock(2)` on `<directory>/<namespace>-<profile>.lock`.
+///
+/// The file name is the session's identity (its store and profile), and the directory depends
+/// only on the user (`Paths.lockDirectory`), so every process of the user that can reach the
+/// same stored session takes the same lock, whatever its environment.
 ///
 /// flock locks belong to the open file description, are released by the kernel when the process
 /// dies (even by SIGKILL), and need no clean-up of stale lock files: the file itself stays.
 public struct FileProfileLock: ProfileLock {
     public let directory: String
+    /// The store kind (`keyring`, `file`): sessions in different stores are different sessions.
+    public let namespace: String
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String = Paths.lockDirectory(), namespace: String) {
+        self.directory = directory
+        self.namespace = namespace
+    }
+
+    public func path(profile: String) -> String { directory + "/" + namespace + "-" + profile + ".lock" }
 
     public func withLock<T>(profile: String, timeout: Double, _ body: () throws -> T) throws -> T {
-        try AtomicFile.makeDirectory(directory)
-        let path = directory + "/" + profile + ".lock"
+        do {
+            try AtomicFile.makeDirectory(directory)
+            try PrivateFile.checkDirectory(directory, repair: true)
+        } catch let error as KCAuthError {
+            throw KCAuthError(.configuration, error.message, hint: error.hint)
+        }
+        let path = path(profile: profile)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw KCAuthError(.configuration, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+            throw KCAuthError(.configuration, "cannot open the lock file \(path): \(String(cString: strerror(errno)))",
+                              hint: "remove \(path) if it is not a regular file of yours")
         }
         defer { close(fd) }
         // Poll with LOCK_NB rather than block: a blocking flock cannot be given a deadline
@@ -26,7 +43,8 @@ public struct FileProfileLock: ProfileLock {
         var pause = 0.002
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw KCAuthError(.configuration, "cannot lock \(path): \(String(cString: strerror(errno)))")
+                throw KCAuthError(.configuration, "cannot lock \(path): \(String(cString: strerror(errno)))",
+                                  hint: "check that the file system of \(directory) supports flock")
             }
             guard waited < timeout else {
                 throw KCAuthError(.timedOut, "another kcauth process has held the lock of profile '\(profile)' for \(Int(timeout)) s",

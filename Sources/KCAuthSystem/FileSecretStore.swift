@@ -26,8 +26,7 @@ public struct FileSecretStore: SecretStore {
     /// `$XDG_STATE_HOME/kcauth`, else `$HOME/.local/state/kcauth` (a relative XDG_STATE_HOME is
     /// ignored, as the XDG Base Directory specification requires).
     public static func defaultDirectory(environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/kcauth" }
-        return (environment["HOME"] ?? "/") + "/.local/state/kcauth"
+        Paths(environment: environment).stateDirectory
     }
 
     public func path(for profile: String) -> String { directory + "/" + profile + ".json" }

@@ -8,8 +8,11 @@ import KCAuthCore
 /// refresh token), so a valid token is served without a D-Bus round trip to the keyring.
 ///
 /// `$XDG_RUNTIME_DIR` is a per-user tmpfs (0700, removed at logout). The directory is 0700 and
-/// every file 0600, written atomically; a file is trusted only if it is a regular file owned by
-/// this user with no group or other permissions, in a directory that passes the same test.
+/// every file 0600, written atomically, and read with `PrivateFile`'s checks (no symlink, ours,
+/// no group or other bits, checked on the open descriptor). Each entry is bound to the session it
+/// came from (`CachedToken`, `CacheBinding`). A session deleted behind kcauth's back (for
+/// example `secret-tool clear`) is still answered from here until its access token expires or
+/// the next `login`/`logout`; `KCAUTH_TOKEN_CACHE=off` turns the cache off.
 public struct RuntimeTokenCache: TokenCache {
     public let directory: String
 
@@ -17,17 +20,16 @@ public struct RuntimeTokenCache: TokenCache {
 
     /// The cache for this environment, or nil when there is no `$XDG_RUNTIME_DIR` (no safe place)
     /// or it is turned off (`KCAUTH_TOKEN_CACHE=off`).
-    public static func forEnvironment(_ environment: [String: String]) -> RuntimeTokenCache? {
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
+    public static func forEnvironment(_ environment: [String: String], paths: Paths) -> RuntimeTokenCache? {
+        guard let directory = paths.runtimeDirectory,
               !["0", "off", "no", "false"].contains(environment["KCAUTH_TOKEN_CACHE"]?.lowercased() ?? "")
         else { return nil }
-        return RuntimeTokenCache(directory: runtime + "/kcauth")
+        return RuntimeTokenCache(directory: directory)
     }
 
     public func read(profile: String) -> CachedToken? {
-        let path = file(profile)
-        guard Self.isPrivate(directory, directory: true), Self.isPrivate(path, directory: false),
-              let text = try? AtomicFile.read(path) else { return nil }
+        guard (try? PrivateFile.checkDirectory(directory, repair: false)) != nil,
+              let text = (try? PrivateFile.read(file(profile))) ?? nil else { return nil }
         return try? JSONDecoder().decode(CachedToken.self, from: Data(text.utf8))
     }
 
@@ -35,7 +37,7 @@ public struct RuntimeTokenCache: TokenCache {
         if let existing = read(profile: profile), existing == token { return }
         guard let data = try? JSONEncoder().encode(token) else { return }
         try? AtomicFile.makeDirectory(directory)
-        guard Self.isPrivate(directory, directory: true) else { return }
+        guard (try? PrivateFile.checkDirectory(directory, repair: true)) != nil else { return }
         try? AtomicFile.write(String(decoding: data, as: UTF8.self), to: file(profile))
     }
 
@@ -44,11 +46,4 @@ public struct RuntimeTokenCache: TokenCache {
     }
 
     private func file(_ profile: String) -> String { directory + "/" + profile + ".token" }
-
-    /// Owned by us, not a symlink, and no permissions for group or others.
-    static func isPrivate(_ path: String, directory: Bool) -> Bool {
-        var st = stat()
-        guard lstat(path, &st) == 0, st.st_uid == getuid(), st.st_mode & 0o077 == 0 else { return false }
-        return (st.st_mode & S_IFMT) == (directory ? S_IFDIR : S_IFREG)
-    }
 }

@@ -1,6 +1,8 @@
 import Testing
 @testable import KCAuthCLI
+import KCAuth
 import KCAuthCore
+import KCAuthTestSupport
 
 /// argv → Invocation, as a table.
 @Suite struct ArgumentParserTests {
@@ -64,38 +66,34 @@ import KCAuthCore
     }
 
     @Test func loginResolvesFlagsOverEnvironmentOverSavedProfile() throws {
-        let saved = ProfileSettings(issuer: "https://saved/realms/s", clientID: "saved-client", scope: "email", port: 8400)
-        let env = ["KCAUTH_ISSUER": "https://env/realms/e"]
-        let fromEnv = try LoginCommand.resolve(ParsedCommand(name: "login"), saved: saved, environment: env, profile: "p")
-        #expect(fromEnv.issuer == "https://env/realms/e" && fromEnv.clientID == "saved-client")
-        #expect(fromEnv.scope == "openid email" && fromEnv.port == 8400 && fromEnv.timeout == 300 && fromEnv.openBrowser)
+        let config = try ConfigDocument(parsing: "[p]\nissuer = https://saved/realms/s\nclient_id = saved-client\nscope = email\nport = 8400\n", path: "c")
+        let resolver = SettingsResolver(environment: ["KCAUTH_ISSUER": "https://env/realms/e"], config: config, configPath: "c", workingDirectory: "/")
+        let fromEnv = try resolver.resolve(SettingsFlags(profile: "p"))
+        #expect(fromEnv.issuer == Setting("https://env/realms/e", .environment, origin: "KCAUTH_ISSUER"))
+        #expect(fromEnv.clientID == Setting("saved-client", .profile, origin: "client_id"))
+        #expect(fromEnv.scope.value == "openid email" && fromEnv.port.value == 8400 && fromEnv.timeout == Setting(300, .default))
 
-        let fromFlags = try LoginCommand.resolve(
-            ParsedCommand(name: "login", values: ["server": "https://kc.example/", "realm": "demo", "client-id": "cli", "port": "0"], flags: ["no-browser"]),
-            saved: saved, environment: env, profile: "p")
-        #expect(fromFlags.issuer == "https://kc.example/realms/demo" && fromFlags.clientID == "cli" && fromFlags.port == 0 && !fromFlags.openBrowser)
+        let fromFlags = try resolver.resolve(SettingsFlags(profile: "p", server: "https://kc.example/", realm: "demo", clientID: "cli", port: "0"))
+        #expect(fromFlags.issuer?.value == "https://kc.example/realms/demo" && fromFlags.clientID?.value == "cli")
+        #expect(fromFlags.port == Setting(0, .flag, origin: "--port"))
     }
 
     @Test(arguments: [
-        (["issuer": "https://a/realms/b", "server": "https://a"], "give either --issuer or --server with --realm, not both"),
-        (["server": "https://a"], "--server and --realm go together"),
-        ([:], "no issuer for profile 'p'"),
-        (["issuer": "https://a/realms/b"], "no client id for profile 'p'"),
-        (["issuer": "https://a/realms/b", "client-id": "c", "port": "70000"], "--port takes a number from 0 to 65535, not '70000'"),
-        (["issuer": "https://a/realms/b", "client-id": "c", "timeout": "0"], "--timeout takes a number of seconds from 1 to 86400, not '0'"),
+        (["--issuer", "https://a/realms/b", "--server", "https://a"], "give either --issuer or --server with --realm, not both"),
+        (["--server", "https://a"], "--server and --realm go together"),
+        ([], "no issuer for profile 'p'"),
+        (["--issuer", "https://a/realms/b"], "no client id for profile 'p'"),
+        (["--issuer", "https://a/realms/b", "--client-id", "c", "--port", "70000"], "--port takes a number from 0 to 65535, not '70000'"),
+        (["--issuer", "https://a/realms/b", "--client-id", "c", "--timeout", "0"], "--timeout takes a number of seconds from 1 to 86400, not '0'"),
+        (["--issuer", "https://a/realms/b", "--client-id", "c", "--timeout", "0.5"], "--timeout takes a number of seconds from 1 to 86400, not '0.5'"),
+        (["--issuer", "https://a/realms/b", "--client-id", "c\n[evil]"], "--client-id contains a control character (such as a newline)"),
     ])
-    func loginRejectsIncompleteSettings(values: [String: String], message: String) {
-        #expect {
-            try LoginCommand.resolve(ParsedCommand(name: "login", values: values), saved: ProfileSettings(), environment: [:], profile: "p")
-        } throws: { ($0 as? KCAuthError)?.message == message }
+    func loginRejectsIncompleteSettings(args: [String], message: String) {
+        let fake = FakeAdapters()
+        let console = RecordingConsole()
+        let code = KCAuthMain.run(arguments: ["login", "--profile", "p"] + args, services: Services(context: KCAuthContext(adapters: fake.adapters), console: console))
+        #expect(code == 2)
+        #expect(console.stderr.hasPrefix("error: " + message), "\(console.stderr)")
+        #expect(fake.settings.text.isEmpty && fake.transport.requests.isEmpty, "nothing written, nobody asked")
     }
-}
-
-/// A console double that records what a command wrote where.
-final class RecordingConsole: Console, @unchecked Sendable {
-    var stdout = ""
-    var stderr = ""
-    var stderrIsTTY: Bool { false }
-    func out(_ text: String) { stdout += text }
-    func err(_ text: String) { stderr += text }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCLI
+import KCAuthTestSupport
 
 /// Each completion script offers every command and, per command, exactly the flags the parser
 /// accepts for it (both spellings), and the values of enumerated options. The real shells run

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Testing
 @testable import KCAuthCLI
+import KCAuthTestSupport
 
 /// Help, the man page and the completion scripts list exactly what the parser accepts: every
 /// command and option of the table is in each of them, and every flag they mention is one the

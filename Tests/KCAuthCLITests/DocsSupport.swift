@@ -1,5 +1,6 @@
 import FoundationEssentials
 @testable import KCAuthCLI
+import KCAuthTestSupport
 
 /// Reading the generated man page and completion scripts back, for the consistency tests.
 enum Docs {

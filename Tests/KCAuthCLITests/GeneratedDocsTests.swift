@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCLI
+import KCAuthTestSupport
 
 /// The committed man page and completion scripts are generated files: they must be exactly
 /// what this build's command table generates, or packages would ship stale documentation.

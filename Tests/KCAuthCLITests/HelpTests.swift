@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCLI
+import KCAuthTestSupport
 
 /// Help is generated from the command table; these pin down that it stays complete and tidy.
 @Suite struct HelpTests {

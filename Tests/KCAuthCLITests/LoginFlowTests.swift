@@ -2,12 +2,24 @@ import Foundation
 import Testing
 @testable import KCAuthCLI
 import KCAuthCore
+import KCAuthTestSupport
 
 /// `login`'s flow options and what it prints while a device sign-in waits.
 @Suite struct LoginFlowOptionsTests {
-    func options(_ args: [String], saved: ProfileSettings = ProfileSettings(), environment: [String: String] = [:]) throws -> LoginFlowOptions {
+    struct Chosen {
+        let options: LoginFlowOptions
+        let choice: FlowChoice
+        func remembered(_ saved: ProfileSettings) -> LoginFlow? { options.remembered(saved) }
+    }
+
+    func options(_ args: [String], saved: ProfileSettings = ProfileSettings(), environment: [String: String] = [:]) throws -> Chosen {
         guard case .run(let parsed) = try ArgumentParser.parse(["login"] + args) else { throw KCAuthError(.internal, "not a run") }
-        return try LoginFlowOptions(parsed, saved: saved, environment: environment)
+        let options = try LoginFlowOptions(parsed)
+        var config = ConfigDocument()
+        saved.apply(to: &config, profile: "default")
+        let resolver = SettingsResolver(environment: environment, config: config, configPath: "c", workingDirectory: "/")
+        let profile = try resolver.resolve(SettingsOptions.flags(parsed, flow: options.flag))
+        return Chosen(options: options, choice: options.choice(profile, noBrowser: parsed.flag(LoginFlowOptions.noBrowser), environment: environment))
     }
 
     @Test func flagsForceAFlowAndAreRemembered() throws {

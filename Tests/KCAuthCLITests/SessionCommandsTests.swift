@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import KCAuthCLI
 import KCAuthCore
+import KCAuthTestSupport
 
 /// `status`, `profiles`, `use`, `logout` and `whoami` run in-process with a private HOME and the
 /// memory store (no keyring, no network), and their renderers.
@@ -48,13 +49,14 @@ import KCAuthCore
 
     @Test func theProfileIsFlagThenEnvironmentThenDefaultProfileThenDefault() throws {
         let services = Services(environment: ["HOME": home.path, "XDG_CONFIG_HOME": home.path + "/config"], console: RecordingConsole())
-        #expect(try services.profile(ParsedCommand(name: "status")) == "default")
+        #expect(try services.resolve(ParsedCommand(name: "status")).name == "default")
         #expect(run(["use", "work"]).code == 0)
         #expect(try home.read().hasPrefix("default_profile = work\n"))
-        #expect(try services.profile(ParsedCommand(name: "status")) == "work")
+        let again = Services(environment: services.environment, console: RecordingConsole())  // the file is read once per context
+        #expect(try again.resolve(ParsedCommand(name: "status")).name == "work")
         let env = Services(environment: services.environment.merging(["KCAUTH_PROFILE": "env"]) { $1 }, console: RecordingConsole())
-        #expect(try env.profile(ParsedCommand(name: "status")) == "env")
-        #expect(try env.profile(ParsedCommand(name: "status", values: ["profile": "flag"])) == "flag")
+        #expect(try env.resolve(ParsedCommand(name: "status")).name == "env")
+        #expect(try env.resolve(ParsedCommand(name: "status", values: ["profile": "flag"])).name == "flag")
     }
 
     @Test func useRefusesAnUnknownProfileAndLeavesTheFile() throws {
@@ -120,7 +122,7 @@ import KCAuthCore
 
     @Test func whoamiWithoutASessionExits4() {
         let r = run(["whoami", "-o", "json"])
-        #expect(r.code == 4 && r.out.isEmpty && r.err.contains("not logged in (profile 'default')"))
+        #expect(r.code == 4 && r.out.isEmpty && r.err.contains("not logged in (profile 'default', memory storage)"))
     }
 
     static let identity = WhoAmI.Identity(

@@ -3,6 +3,7 @@ import Testing
 @testable import KCAuthCLI
 import KCAuthCore
 import KCAuthSystem
+import KCAuthTestSupport
 
 /// The composition root's storage choice (issue 5), `http(for:)`'s CA file (issue 6), and
 /// `setup-client` run in-process (issue 8).
@@ -24,19 +25,23 @@ import KCAuthSystem
 
     func services(_ env: [String: String]) -> Services { Services(environment: env, console: RecordingConsole()) }
 
+    func store(_ env: [String: String], _ profile: String, storage flag: String? = nil) throws -> any SecretStore {
+        let s = services(env)
+        return s.context.store(for: try s.context.resolve(SettingsFlags(profile: profile, storage: flag)))
+    }
+
     @Test func theKeyringIsTheDefault() throws {
         let home = try Home()
-        #expect(try services(home.environment).context.store(for: "default").name == "keyring")
+        #expect(try store(home.environment, "default").name == "keyring")
     }
 
     @Test func theProfileSettingIsSticky() throws {
         let home = try Home()
         try home.config("[work]\nstorage = file\n")
-        let s = services(home.environment)
-        let store = try s.context.store(for: "work")
-        #expect(store.name == "file")
-        #expect((store as? FileSecretStore)?.directory == home.path + "/.local/state/kcauth")
-        #expect(try s.context.store(for: "default").name == "keyring", "per profile")
+        let work = try store(home.environment, "work")
+        #expect(work.name == "file")
+        #expect((work as? FileSecretStore)?.directory == home.path + "/.local/state/kcauth")
+        #expect(try store(home.environment, "default").name == "keyring", "per profile")
     }
 
     @Test func theEnvironmentWinsOverTheProfile() throws {
@@ -44,62 +49,24 @@ import KCAuthSystem
         try home.config("[work]\nstorage = file\n")
         var env = home.environment
         env["KCAUTH_STORAGE"] = "keyring"
-        #expect(try services(env).context.store(for: "work").name == "keyring")
+        #expect(try store(env, "work").name == "keyring")
         env["KCAUTH_STORAGE"] = "memory"
-        #expect(try services(env).context.store(for: "work").name == "memory")
-        #expect(try services(env).context.storageKind(for: "work", option: "file") == .file, "login's --storage wins over both")
+        #expect(try store(env, "work").name == "memory")
+        #expect(try store(env, "work", storage: "file").name == "file", "login's --storage wins over both")
         env["KCAUTH_STORAGE"] = "plaintext"
-        let error = try #require(throws: KCAuthError.self) { try services(env).context.store(for: "work") }
-        #expect(error.code == .usage && error.message.hasPrefix("$KCAUTH_STORAGE: 'plaintext'"))
+        let error = try #require(throws: KCAuthError.self) { try store(env, "work") }
+        #expect(error.code == .usage && error.message.hasPrefix("KCAUTH_STORAGE: 'plaintext'"))
     }
 
-    @Test func loginMovesAProfileOnlyBetweenPersistentStores() throws {
-        let home = try Home()
-        let s = services(home.environment)
-        let command = { (kind: String) in ParsedCommand(name: "login", values: ["storage": kind]) }
-        let toFile = try LoginStorage(command("file"), s, profile: "p", saved: ProfileSettings())
-        #expect((toFile.store as? MigratingSecretStore)?.previous.name == "keyring")
-        #expect(toFile.setting == .file && toFile.savesSettings)
-        let stayOnFile = try LoginStorage(command("file"), s, profile: "p", saved: ProfileSettings(storage: .file))
-        #expect(stayOnFile.store is FileSecretStore, "a profile already on file does not touch the keyring")
-        let toKeyring = try LoginStorage(command("keyring"), s, profile: "p", saved: ProfileSettings(storage: .file))
-        #expect((toKeyring.store as? MigratingSecretStore)?.previous.name == "file")
-        #expect(toKeyring.setting == nil)
-        let memory = try LoginStorage(command("memory"), s, profile: "p", saved: ProfileSettings(storage: .file))
-        #expect(memory.store is MemorySecretStore && !memory.savesSettings)
-        let sticky = try LoginStorage(ParsedCommand(name: "login"), s, profile: "p", saved: ProfileSettings(storage: .file))
-        #expect(sticky.kind == .file)
-    }
-
-    @Test func memoryLoginPrintsTheTokenOnceOrSaysNothingWasKept() throws {
-        let home = try Home()
-        let s = services(home.environment)
-        let endpoints = ProviderEndpoints(ProviderMetadata(issuer: "https://i", authorizationEndpoint: "https://i/a", tokenEndpoint: "https://i/t", jwksURI: "https://i/j"))
-        let state = AuthState(issuer: "https://i", clientID: "c", tokens: TokenResponse(accessToken: "AT", tokenType: "Bearer", expiresIn: 60),
-                              requestedScope: "openid", endpoints: endpoints, now: 1_800_000_000)
-        for (format, expected) in [("raw", "AT\n"),
-                                   ("json", #"{"access_token":"AT","token_type":"Bearer","expires_at":"2027-01-15T08:01:00Z","scope":"openid","issuer":"https://i","profile":"p"}"# + "\n")] {
-            let console = RecordingConsole()
-            try LoginStorage(ParsedCommand(name: "login", values: ["storage": "memory", "output": format]), s, profile: "p", saved: ProfileSettings())
-                .deliver(state, profile: "p", console: console)
-            #expect(console.stdout == expected)
-            #expect(console.stderr.isEmpty)
-        }
-        let console = RecordingConsole()
-        try LoginStorage(ParsedCommand(name: "login", values: ["storage": "memory"]), s, profile: "p", saved: ProfileSettings())
-            .deliver(state, profile: "p", console: console)
-        #expect(console.stdout.isEmpty)
-        #expect(console.stderr.hasPrefix("Nothing was kept (--storage memory)"))
-    }
-
-    @Test func httpForAProfileTrustsItsCAFile() throws {
+    @Test func theCAFileIsFlagThenEnvironmentThenProfile() throws {
         let home = try Home()
         try home.config("[work]\nca_file = /etc/work-ca.pem\n")
         var env = home.environment
-        #expect(try services(env).context.caFile(for: "work") == "/etc/work-ca.pem")
-        #expect(try services(env).context.caFile(for: "default") == nil)
+        let context = services(env).context
+        #expect(try context.resolve(SettingsFlags(profile: "work")).caFile == Setting("/etc/work-ca.pem", .profile, origin: "ca_file"))
+        #expect(try context.resolve(SettingsFlags(profile: "default")).caFile == nil)
         env["KCAUTH_CA_FILE"] = "/env/ca.pem"
-        #expect(try services(env).context.caFile(for: "work") == "/env/ca.pem")
+        #expect(try services(env).context.resolve(SettingsFlags(profile: "work")).caFile?.value == "/env/ca.pem")
     }
 }
 

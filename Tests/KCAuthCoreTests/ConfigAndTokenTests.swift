@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 @Suite struct ConfigDocumentTests {
     @Test func readsProfilesAndKeepsCommentsOnRewrite() throws {

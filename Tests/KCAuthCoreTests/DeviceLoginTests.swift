@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `Login` with the device flow, and the automatic fall-back from a browser that will not start,
 /// over fakes.
@@ -42,7 +43,7 @@ import Testing
         #expect(stored.0 == SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth"))
         let state = try AuthState.decode(stored.1, profile: "default")
         #expect(state.accessToken == "at-1" && state.refreshToken == "rt-1" && state.idToken == Fixtures.idToken)
-        #expect(state.idTokenExpiresAt == RFC3339.format(4_102_444_800))
+        #expect(state.idTokenExpiresAt?.rfc3339 == RFC3339.format(4_102_444_800))
         #expect(prompts.map(\.userCode) == ["WDJB-MJHT"])
         #expect(opener.opened.isEmpty, "the device flow starts no browser")
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// The device flow's poll loop (RFC 8628 §3.4–3.5) on a fake clock: spacing, slow_down, the
 /// errors, and the end at expires_in.
@@ -67,7 +68,7 @@ import Testing
         let endpoint = PollingEndpoint(sleeper: sleeper, answers: [PollingEndpoint.pending, PollingEndpoint.error("access_denied")])
         #expect { try poll(endpoint) } throws: { error in
             let e = error as? KCAuthError
-            return e?.code == .accessDenied && e?.message == "sign-in was denied at the provider"
+            return e?.code == .accessDenied && e?.message == "sign-in was denied at the provider (access_denied)" && e?.oauthError == .accessDenied
         }
         #expect(endpoint.pollTimes.count == 2)
     }
@@ -77,7 +78,7 @@ import Testing
         #expect { try poll(endpoint) } throws: { error in
             let e = error as? KCAuthError
             return e?.code == .timedOut && e?.message == "the code expired before the sign-in was approved"
-                && e?.hint == "run `kcauth login` again"
+                && e?.remedy == .signIn(profile: "default") && e?.oauthError == .expiredToken
         }
     }
 
@@ -96,7 +97,7 @@ import Testing
         let endpoint = PollingEndpoint(sleeper: sleeper, answers: [PollingEndpoint.error(code, description)])
         #expect { try poll(endpoint) } throws: { error in
             let e = error as? KCAuthError
-            return e?.code == .provider && e?.message.contains("\(code) (\(description))") == true && e?.cause == code
+            return e?.code == .provider && e?.message.contains("\(code) (\(description))") == true && e?.oauthError?.rawValue == code
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `kcauth doctor`'s provider checks over a stub transport: what each outcome looks like, and the
 /// HTTP-date parsing behind the clock-skew check.

@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// The choice of login flow as a table: environment and settings in, flow and reason out.
 @Suite struct FlowSelectionTests {

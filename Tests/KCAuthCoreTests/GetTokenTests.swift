@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `token` / `refresh` decisions: reuse, refresh once, share another process's refresh, end the
 /// session on invalid_grant, keep everything on transport errors.
@@ -13,11 +14,11 @@ import Testing
 
     func storeState(accessToken: String = "at-old", expiresIn: Double = 300, refreshToken: String? = "rt-old",
                     idToken: String? = nil, obtainedAt: Double = 10_000) throws {
-        let t = TokenResponse(accessToken: accessToken, tokenType: "Bearer", expiresIn: expiresIn, refreshToken: refreshToken, idToken: idToken)
+        let t = TokenResponse(accessToken: accessToken, tokenType: "Bearer", expiresIn: Seconds(expiresIn), refreshToken: refreshToken, idToken: idToken)
         let m = ProviderMetadata(issuer: Fixtures.issuer, authorizationEndpoint: Fixtures.authorizationEndpoint,
                                  tokenEndpoint: Fixtures.tokenEndpoint, jwksURI: Fixtures.jwksURI)
         let s = AuthState(issuer: Fixtures.issuer, clientID: "kcauth", tokens: t, requestedScope: "openid profile",
-                          endpoints: ProviderEndpoints(m), now: obtainedAt)
+                          endpoints: ProviderEndpoints(m), now: Instant(clock: obtainedAt), sessionID: "s-1")
         try store.write(try s.encoded(), for: SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth"))
     }
 
@@ -26,6 +27,7 @@ import Testing
     var useCase: GetToken {
         let transport = self.transport, clock = self.clock
         return GetToken(store: store, clock: clock, lock: lock, cache: cache,
+                        binding: CacheBinding(storage: .keyring, issuer: Fixtures.issuer, clientID: "kcauth"),
                         refresher: { TokenRefresher(http: OAuthHTTP(transport), clock: clock) })
     }
 
@@ -54,7 +56,7 @@ import Testing
         let fields = formFields(of: try #require(transport.requests.first))
         #expect(fields == ["grant_type": "refresh_token", "refresh_token": "rt-old", "client_id": "kcauth"])
         let s = try stored()
-        #expect(s.refreshToken == "rt-new" && s.refreshExpiresAt == RFC3339.format(10_000 + 1800))
+        #expect(s.refreshToken == "rt-new" && s.refreshExpiresAt?.rfc3339 == RFC3339.format(10_000 + 1800))
         #expect(lock.acquisitions == 1 && cache.tokens["default"]?.accessToken == "at-new")
     }
 
@@ -79,7 +81,8 @@ import Testing
         transport.on(.post, Fixtures.tokenEndpoint, status: 400, json: #"{"error":"invalid_grant","error_description":"Stale token"}"#)
         #expect { try useCase.run(.init(profile: "default")) } throws: { error in
             let e = error as? KCAuthError
-            return e?.code == .loginRequired && e?.message.contains("Stale token") == true && e?.hint == "run `kcauth login`"
+            return e?.code == .loginRequired && e?.message.contains("invalid_grant (Stale token)") == true
+                && e?.remedy == .signIn(profile: "default") && e?.oauthError == .invalidGrant
         }
         #expect(store.items["default"] == nil)
     }
@@ -99,6 +102,9 @@ import Testing
         let t = try useCase.run(.init(profile: "default", minValid: 0, force: true, scope: "openid"))
         #expect(t.accessToken == "at-narrow" && t.scope == "openid")
         #expect(formFields(of: try #require(transport.requests.first))["scope"] == "openid")
+        let kept = try stored()
+        #expect(kept.accessToken == "at-old" && kept.scope == "openid profile", "the narrowed answer does not become the session")
+        #expect(cache.tokens["default"]?.accessToken != "at-narrow", "nor its cached copy")
     }
 
     @Test func aRefreshedIDTokenIsValidatedWithoutNonce() throws {
@@ -106,22 +112,23 @@ import Testing
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
         transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse())
         let t = try useCase.run(.init(profile: "default", idToken: true))
-        #expect(t.idToken == Fixtures.idToken && t.idTokenExpiresAt == 4_102_444_800)
+        #expect(t.idToken == Fixtures.idToken && t.idTokenExpiresAt == Instant(epochSeconds: 4_102_444_800))
     }
 
-    @Test func aTamperedRefreshedIDTokenStoresNothing() throws {
+    @Test func aTamperedRefreshedIDTokenKeepsOnlyTheRotatedRefreshToken() throws {
         try storeState(expiresIn: 0)
-        let before = store.items["default"]?.1
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
         transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse(idToken: Fixtures.idTokenTampered))
         #expect { try useCase.run(.init(profile: "default")) } throws: { ($0 as? KCAuthError)?.code == .invalidIDToken }
-        #expect(store.items["default"]?.1 == before)
+        let kept = try stored()
+        #expect(kept.accessToken == "at-old" && kept.idToken == nil, "nothing from the rejected answer is used")
+        #expect(kept.refreshToken == "rt-1", "but the old refresh token is spent: the rotated one is kept")
     }
 
     @Test func nothingStoredNamesTheLoginCommand() {
         #expect { try useCase.run(.init(profile: "work")) } throws: { error in
             let e = error as? KCAuthError
-            return e?.code == .loginRequired && e?.hint == "run `kcauth login --profile work`"
+            return e?.code == .loginRequired && e?.remedy == .signIn(profile: "work") && e?.message.contains("memory storage") == true
         }
     }
 
@@ -129,23 +136,5 @@ import Testing
         try storeState(expiresIn: 0, refreshToken: nil)
         #expect { try useCase.run(.init(profile: "default")) } throws: { ($0 as? KCAuthError)?.code == .loginRequired }
         #expect(store.items["default"] != nil, "only invalid_grant removes the session")
-    }
-}
-
-final class MemoryTokenCache: TokenCache, @unchecked Sendable {
-    var tokens: [String: CachedToken] = [:]
-    func read(profile: String) -> CachedToken? { tokens[profile] }
-    func write(_ token: CachedToken, profile: String) { tokens[profile] = token }
-    func remove(profile: String) { tokens[profile] = nil }
-}
-
-/// A lock that counts acquisitions and can play "another process refreshed meanwhile".
-final class RecordingLock: ProfileLock, @unchecked Sendable {
-    var acquisitions = 0
-    var whileWaiting: (() throws -> Void)?
-    func withLock<T>(profile: String, timeout: Double, _ body: () throws -> T) throws -> T {
-        acquisitions += 1
-        try whileWaiting?()
-        return try body()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `kcauth setup-client`'s output: JSON Keycloak imports, with the settings kcauth needs.
 @Suite struct KeycloakClientTemplateTests {

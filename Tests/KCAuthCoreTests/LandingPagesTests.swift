@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// The landing pages' HTML. How they look and read in a real browser is checked by
 /// Tests/Integration/test_landing_pages.py (headless Chromium, screenshots).

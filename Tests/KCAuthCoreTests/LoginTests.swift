@@ -38,8 +38,8 @@ import Testing
         #expect(stored.0 == SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth"))
         let state = try AuthState.decode(stored.1, profile: "default")
         #expect(state.accessToken == "at-1" && state.refreshToken == "rt-1")
-        #expect(state.expiresAt == RFC3339.format(Fixtures.now + 300))
-        #expect(state.refreshExpiresAt == RFC3339.format(Fixtures.now + 1800))
+        #expect(state.expiresAt?.rfc3339 == RFC3339.format(Fixtures.now + 300))
+        #expect(state.refreshExpiresAt?.rfc3339 == RFC3339.format(Fixtures.now + 1800))
         #expect(state.endpoints.token == Fixtures.tokenEndpoint)
         guard case .finish(let page) = receiver.pages.last else { Issue.record("no final page"); return }
         #expect(page.status == 200 && page.html.contains("alice"))
@@ -138,4 +138,5 @@ import Testing
 }
 
 import KCAuthCrypto
+import KCAuthTestSupport
 enum PKCEChallenge { static func of(_ verifier: String) -> String { PKCE.challenge(forVerifier: verifier) } }

@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `kcauth logout` over fakes: what is sent to the provider, how its answers are judged, and that
 /// the local session goes whatever the provider says.
@@ -78,14 +79,15 @@ import Testing
         #expect(outcome.endSession == .unsupported("HTTP 405") && outcome.revocation == .ended && outcome.failure == nil)
     }
 
-    @Test func withoutAnyEndpointTheServerSessionMayStayAlive() throws {
+    @Test func withoutAnyEndpointTheLocalLogoutIsComplete() throws {
         var endpoints = SessionFixtures.endpoints
         endpoints.endSession = nil
         endpoints.revocation = nil
         try SessionFixtures.store(SessionFixtures.state(endpoints: endpoints), in: store)
         let outcome = try logout.run(profile: "default", options: .init())
         #expect(outcome.endSession == .notOffered && outcome.revocation == .notOffered)
-        #expect(outcome.failure?.code == .provider && outcome.deleted)
+        #expect(outcome.failure == nil && outcome.providerCannotEndSession && outcome.deleted, "nothing failed: exit 0")
+        #expect(outcome.refreshExpiresAt == Instant(clock: Fixtures.now + 1800), "and the person is told until when the session lives")
         #expect(transport.requests.isEmpty)
     }
 

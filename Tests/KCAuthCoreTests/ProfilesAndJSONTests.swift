@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// Profile operations on the hand-edited config file, and the JSON kcauth prints.
 @Suite struct ProfilesAndJSONTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `kcauth status` over fakes, and the expiry rule it shares with `whoami`.
 @Suite struct StatusTests {
@@ -38,9 +39,9 @@ import Testing
         #expect(report.selected.profile == "work" && report.selected.state.isUsable)
         let d = report.entries[0]
         #expect(d.user == "alice" && d.storage == "memory" && d.fix == nil)
-        #expect(d.accessTokenExpiresAt == Fixtures.now + 600)
-        #expect(report.entries[2].fix == "kcauth login --profile old" && report.entries[2].issuer == "https://old.example.test/realms/x")
-        #expect(report.entries[3].fix == "kcauth login --profile bare --issuer URL --client-id ID")
+        #expect(d.accessTokenExpiresAt == Instant(clock: Fixtures.now + 600))
+        #expect(report.entries[2].fix == .signIn(needsSettings: false) && report.entries[2].issuer == "https://old.example.test/realms/x")
+        #expect(report.entries[3].fix == .signIn(needsSettings: true))
     }
 
     @Test func theSelectedProfileIsListedEvenWithoutASection() {
@@ -50,16 +51,17 @@ import Testing
     }
 
     @Test func aBrokenKeyringIsAskedOnceAndReported() {
-        let counting = CountingStore(error: KCAuthError(.storageLocked, "the keyring is locked", hint: "unlock it"))
+        let locked = KCAuthError(.storageLocked, "the keyring is locked", hint: "unlock it")
+        let counting = FailingStore(error: locked)
         let report = Status(config: Self.config, store: { _ in counting }, clock: FixedClock(time: Fixtures.now)).run(selected: "default")
-        #expect(report.entries.allSatisfy { $0.state.code == "storage_unavailable" && $0.fix == "unlock it" })
+        #expect(report.entries.allSatisfy { $0.state.code == "storage_unavailable" && $0.fix == .storage(locked) })
         #expect(counting.reads == 1)
     }
 
     @Test func anUnreadableStateNeedsALogin() throws {
         try store.write("garbage", for: SecretKey(profile: "default", issuer: "x", clientID: "y"))
         let entry = status(at: Fixtures.now).run(selected: "default").selected
-        #expect(entry.state.code == "login_required" && entry.fix == "kcauth login")
+        #expect(entry.state.code == "login_required" && entry.fix == .signIn(needsSettings: false))
     }
 
     @Test(arguments: [
@@ -72,27 +74,15 @@ import Testing
     ] as [(Double, Bool, Double, Double, String)])
     func health(expiresIn: Double, hasRefresh: Bool, refreshExpiresIn: Double, later: Double, expected: String) {
         let state = SessionFixtures.state(expiresIn: expiresIn, refreshToken: hasRefresh ? "rt" : nil, refreshExpiresIn: refreshExpiresIn)
-        #expect(SessionHealth.of(state, now: Fixtures.now + later).code == expected)
+        #expect(SessionHealth.of(state, now: Instant(clock: Fixtures.now + later)).code == expected)
     }
 
     @Test func aTokenWithoutExpiryIsValid() {
-        #expect(SessionHealth.of(SessionFixtures.state(expiresIn: nil), now: Fixtures.now + 1e9) == .valid)
+        #expect(SessionHealth.of(SessionFixtures.state(expiresIn: nil), now: Instant(clock: Fixtures.now + 1e9)) == .valid)
     }
 
     @Test(arguments: [(299.0, "in 4m 59s"), (-5, "5s ago"), (7260, "in 2h 1m"), (-90000, "1d 1h ago"), (0, "in 0s")] as [(Double, String)])
     func relativeTime(seconds: Double, text: String) {
         #expect(RelativeTime.describe(seconds) == text)
     }
-}
-
-/// A store that always fails, counting reads.
-final class CountingStore: SecretStore, @unchecked Sendable {
-    let error: KCAuthError
-    private(set) var reads = 0
-    let name = "keyring"
-    init(error: KCAuthError) { self.error = error }
-    func checkAvailable() throws { throw error }
-    func read(profile: String) throws -> String? { reads += 1; throw error }
-    func write(_ secret: String, for key: SecretKey) throws { throw error }
-    func delete(profile: String) throws -> Bool { throw error }
 }

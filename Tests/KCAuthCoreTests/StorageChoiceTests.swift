@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// Issue 5 in the core: the storage kinds, the sticky profile setting, the memory store, and the
 /// move between stores that removes the old copy only after the new one is written.

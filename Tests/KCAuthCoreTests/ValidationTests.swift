@@ -30,7 +30,7 @@ import Testing
     ] as [([String: String], Double, String)])
     func aBrokenRuleRejectsTheToken(overrides: [String: String], now: Double, reason: String) throws {
         let c = try Self.claims(overrides)
-        #expect { try IDTokenValidator.checkClaims(c, Self.expect, alg: "RS256", now: now) } throws: { error in
+        #expect { try IDTokenValidator.checkClaims(c, Self.expect, alg: "RS256", now: Instant(clock: now)) } throws: { error in
             let e = error as? KCAuthError
             return e?.code == .invalidIDToken && e?.message.contains(reason) == true
         }
@@ -105,6 +105,7 @@ import Testing
 }
 
 import Foundation
+import KCAuthTestSupport
 enum JSONDecoderShim {
     static func decode(_ json: String) throws -> IDTokenClaims { try JSONDecoder().decode(IDTokenClaims.self, from: Data(json.utf8)) }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 /// `kcauth whoami` over fakes: claims and roles from the stored tokens, expiry rules, userinfo.
 @Suite struct WhoAmITests {
@@ -21,7 +22,7 @@ import Testing
         #expect(id.claims?.email == "alice@example.test" && id.claims?.name == "Alice Liddell")
         #expect(id.issuer == Fixtures.issuer && id.clientID == "kcauth")
         #expect(id.scopes == ["openid", "profile", "email"])
-        #expect(id.accessTokenExpiresAt == Fixtures.now + 300 && id.refreshTokenExpiresAt == Fixtures.now + 1800)
+        #expect(id.accessTokenExpiresAt == Instant(clock: Fixtures.now + 300) && id.refreshTokenExpiresAt == Instant(clock: Fixtures.now + 1800))
         #expect(id.health == .valid && id.storage == "memory" && id.userinfo == nil)
         #expect(id.rolesSource == nil && id.realmRoles.isEmpty, "neither token carries roles")
     }
@@ -45,7 +46,7 @@ import Testing
     @Test func nothingStoredIsLoginRequired() {
         #expect { try whoami().run(profile: "work") } throws: {
             let e = $0 as? KCAuthError
-            return e?.code == .loginRequired && e?.hint == "run `kcauth login --profile work`"
+            return e?.code == .loginRequired && e?.remedy == .signIn(profile: "work")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KCAuthCore
+import KCAuthTestSupport
 
 @Suite struct WireTests {
     @Test(arguments: [

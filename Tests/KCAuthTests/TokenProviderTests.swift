@@ -1,5 +1,6 @@
 import Testing
 @testable import KCAuth
+import KCAuthTestSupport
 
 /// The library reads the same session as the command, with the same profile rules.
 @Suite struct TokenProviderTests {

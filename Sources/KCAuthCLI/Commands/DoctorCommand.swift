@@ -17,15 +17,16 @@ enum DoctorCommand: Command {
         """,
         options: [
             CommandTable.profile,
-            OptionSpec("issuer", value: "URL", help: "Check this issuer instead of the profile's", environment: "KCAUTH_ISSUER"),
-            OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "text", choices: ["text", "json"]),
+            issuer, output,
         ],
         examples: ["kcauth doctor", "kcauth doctor --profile work -o json"])
 
+    static let issuer = OptionSpec("issuer", value: "URL", help: "Check this issuer instead of the profile's", environment: "KCAUTH_ISSUER")
+    static let output = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "text", choices: ["text", "json"])
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let profile = try profileName(command, services)
-        let checks = collect(command, services, profile: profile)
-        let json = command.value("output") == "json"
+        let (profile, checks) = collect(command, services)
+        let json = command.value(output) == "json"
         services.console.out(json ? renderJSON(checks, profile: profile) : renderText(checks))
         let failed = checks.filter { $0.status == .fail }.count
         guard failed == 0 else {
@@ -33,59 +34,58 @@ enum DoctorCommand: Command {
         }
     }
 
-    /// The profile as every command resolves it, except that a broken configuration file (which
-    /// may name the default profile) is one of the things doctor reports, so it must not stop it.
-    static func profileName(_ command: ParsedCommand, _ services: Services) throws -> String {
-        do {
-            return try services.profile(command)
-        } catch let error as KCAuthError where error.code == .configuration {
-            let name = command.value("profile") ?? services.environment["KCAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-            return name.flatMap { ProfileName.isValid($0) ? $0 : nil } ?? ProfileName.defaultName
-        }
-    }
-
-    static func collect(_ command: ParsedCommand, _ services: Services, profile: String) -> [DoctorCheck] {
+    /// Every check, with the settings resolved as every command resolves them, except that a
+    /// broken configuration file (or a bad value in it) is one of the things doctor reports, so
+    /// it must not stop the other checks: they then use flags and environment only.
+    static func collect(_ command: ParsedCommand, _ services: Services) -> (profile: String, checks: [DoctorCheck]) {
+        let context = services.context
         let env = services.environment
-        var saved: ProfileSettings?
-        let config = configCheck(services, profile: profile, saved: &saved)
-
-        // The keyring checks apply only to a profile that keeps its session there. An invalid
-        // $KCAUTH_STORAGE is reported by the storage check rather than hidden.
-        var storage: [DoctorCheck]
+        let flags = SettingsFlags(profile: command.value(SettingsOptions.profile), issuer: command.value(issuer))
+        let config = configCheck(services, profile: flags.profile)
+        var resolved: ResolvedProfile?
+        var resolveError: KCAuthError?
         do {
-            let kind = try services.context.explicitStorage(option: nil) ?? saved?.storage ?? .keyring
-            switch kind {
-            case .keyring:
-                storage = KeyringChecks(environment: env).run()
-            case .file:
-                storage = KeyringChecks.skipped("not used: profile '\(profile)' keeps its session in a file")
-                storage.append(HostChecks(environment: env).fileStore(services.fileStore, profile: profile))
-            case .memory:
-                storage = KeyringChecks.skipped("not used: $KCAUTH_STORAGE is memory")
-            }
+            resolved = try context.resolve(flags)
         } catch {
-            storage = [.fail("storage", "storage choice", KCAuthError.wrapping(error))]
+            resolveError = KCAuthError.wrapping(error)
+            resolved = try? context.resolver(tolerant: true).resolve(flags)
+                ?? SettingsResolver(environment: env, config: nil, configPath: context.settings.path, workingDirectory: nil).resolve(flags)
+        }
+        let profile = resolved?.name ?? ProfileName.defaultName
+
+        // The keyring checks apply only to a profile that keeps its session there.
+        var storage: [DoctorCheck]
+        switch resolved?.storage.value {
+        case .keyring?:
+            storage = KeyringChecks(environment: env).run()
+        case .file?:
+            storage = KeyringChecks.skipped("not used: profile '\(profile)' keeps its session in a file")
+            storage.append(HostChecks(environment: env).fileStore(FileSecretStore(directory: Paths(environment: env).stateDirectory), profile: profile))
+        case .memory?:
+            storage = KeyringChecks.skipped("not used: $KCAUTH_STORAGE is memory")
+        default:
+            storage = [.fail("storage", "storage choice", resolveError ?? KCAuthError(.configuration, "no storage could be chosen"))]
         }
 
         let host = HostChecks(environment: env)
-        let issuer = command.value("issuer") ?? env["KCAUTH_ISSUER"].flatMap { $0.isEmpty ? nil : $0 } ?? saved?.issuer
-        // A broken config file must not stop the provider checks: the CA then comes from the
-        // environment only.
-        let caFile = (try? services.context.caFile(for: profile)) ?? env["KCAUTH_CA_FILE"].flatMap { $0.isEmpty ? nil : KCAuthContext.absolute($0) }
-        let provider = ProviderChecks(transport: services.context.http(caFile: caFile).transport, clock: services.clock)
-        return storage + [config, host.runtimeDirectory(), host.browser()] + provider.run(issuer: issuer, profile: profile)
+        let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
+        return (profile, storage + [config(profile), host.runtimeDirectory(), host.browser()]
+                    + provider.run(issuer: resolved?.issuer?.value, profile: profile))
     }
 
-    static func configCheck(_ services: Services, profile: String, saved: inout ProfileSettings?) -> DoctorCheck {
+    /// The configuration file check, for whichever profile the settings resolve to.
+    static func configCheck(_ services: Services, profile flag: String?) -> (String) -> DoctorCheck {
         let (id, title) = ("config", "configuration")
-        let store = services.settings
-        do {
-            let doc = try store.load()
-            saved = try ProfileSettings(doc, profile: profile, path: store.path)
-            let found = doc.profileNames.contains(profile) ? "profile '\(profile)' found" : "no profile '\(profile)' yet"
-            return .pass(id, title, "\(store.path): \(found)")
-        } catch {
-            return .fail(id, title, KCAuthError.wrapping(error), fix: "fix the file by hand (kcauth never rewrites a file it cannot read)")
+        let path = services.context.settings.path
+        return { profile in
+            do {
+                let doc = try services.context.config()
+                _ = try ProfileSettings(doc, profile: profile, path: path)
+                let found = doc.profileNames.contains(profile) ? "profile '\(profile)' found" : "no profile '\(profile)' yet"
+                return .pass(id, title, "\(path): \(found)")
+            } catch {
+                return .fail(id, title, KCAuthError.wrapping(error), fix: "fix the file by hand (kcauth never rewrites a file it cannot read)")
+            }
         }
     }
 

@@ -1,26 +1,24 @@
 import KCAuthCore
 
-/// `login`'s choice of flow (issue 4): `--browser`, `--device`, `--flow`, `--qr`,
-/// `$KCAUTH_FLOW` and the profile's `flow`, turned into a `FlowChoice` by `FlowSelector`.
+/// `login`'s choice of flow (issue 4): `--browser`, `--device`, `--flow`, `--qr`, and the
+/// resolved `flow` setting (`KCAUTH_FLOW`, the profile's `flow`), turned into a `FlowChoice` by
+/// `FlowSelector`.
 struct LoginFlowOptions {
-    static let options = [
-        OptionSpec("browser", help: "Use the browser flow (remembered for the profile)"),
-        OptionSpec("device", help: "Use the device flow: sign in on another device (remembered for the profile)"),
-        OptionSpec("flow", value: "MODE", help: "How to sign in, remembered for the profile",
-                   choices: FlowSetting.allCases.map(\.rawValue), environment: "KCAUTH_FLOW"),
-        OptionSpec("qr", help: "Show the device flow's link as a QR code (implies --device)"),
-    ]
+    static let browser = OptionSpec("browser", help: "Use the browser flow (remembered for the profile)")
+    static let device = OptionSpec("device", help: "Use the device flow: sign in on another device (remembered for the profile)")
+    static let qr = OptionSpec("qr", help: "Show the device flow's link as a QR code (implies --device)")
+    static let noBrowser = OptionSpec("no-browser", help: "Print the sign-in URL instead of opening a browser")
+    static let options = [browser, device, SettingsOptions.flow, qr]
 
-    /// What the command line asked for, if anything.
+    /// What the command line asked for, if anything (`--browser`, `--device` or `--flow`).
     let flag: FlowSetting?
     let qrRequested: Bool
-    let choice: FlowChoice
 
-    init(_ c: ParsedCommand, saved: ProfileSettings, environment: [String: String]) throws {
+    init(_ c: ParsedCommand) throws {
         var asked: [FlowSetting] = []
-        if c.flag("browser") { asked.append(.browser) }
-        if c.flag("device") { asked.append(.device) }
-        if let raw = c.value("flow") {
+        if c.flag(Self.browser) { asked.append(.browser) }
+        if c.flag(Self.device) { asked.append(.device) }
+        if let raw = c.value(SettingsOptions.flow) {
             guard let setting = FlowSetting(rawValue: raw) else { throw KCAuthError(.usage, "--flow takes auto, browser or device, not '\(raw)'") }
             asked.append(setting)
         }
@@ -28,19 +26,18 @@ struct LoginFlowOptions {
             throw KCAuthError(.usage, "--browser, --device and --flow ask for different flows", hint: "give one of them")
         }
         flag = asked.first
-        qrRequested = c.flag("qr")
+        qrRequested = c.flag(Self.qr)
         if qrRequested, flag == .browser {
             throw KCAuthError(.usage, "--qr shows the device flow's link, and the browser flow was asked for", hint: "use --device --qr")
         }
-        var setting: FlowSetting?
-        if let raw = environment["KCAUTH_FLOW"], !raw.isEmpty {
-            guard let parsed = FlowSetting(rawValue: raw.lowercased()) else {
-                throw KCAuthError(.usage, "KCAUTH_FLOW must be auto, browser or device, not '\(Sanitize.oneLine(raw))'")
-            }
-            setting = parsed
-        }
-        choice = FlowSelector.choose(flag: flag, environmentSetting: setting, profile: saved.flow, qrRequested: qrRequested,
-                                     noBrowser: c.flag("no-browser"), environment: environment)
+    }
+
+    /// The flow for this login, from the resolved setting (whose flag level is `flag`).
+    func choice(_ profile: ResolvedProfile, noBrowser: Bool, environment: [String: String]) -> FlowChoice {
+        let setting = profile.flow
+        return FlowSelector.choose(flag: setting?.source == .flag ? setting?.value : nil,
+                                   environmentSetting: setting?.source == .environment ? setting?.value : nil,
+                                   profile: profile.saved.flow, qrRequested: qrRequested, noBrowser: noBrowser, environment: environment)
     }
 
     /// The flow to keep in the profile: a flag replaces the saved one (`--flow auto` clears it);

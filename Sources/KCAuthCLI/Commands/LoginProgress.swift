@@ -4,7 +4,8 @@ import KCAuthSystem
 /// `login`'s words on stderr: which flow and why, the browser URL or the device code, and the
 /// wait. On a terminal the device flow's wait is one status line counting down; anywhere else
 /// every message is a plain line, with no control characters, for logs and CI.
-final class LoginProgress {
+// @unchecked: one login drives it from one thread at a time (the store and flow callbacks).
+final class LoginProgress: @unchecked Sendable {
     private let console: any Console
     private let openBrowser: Bool
     private let qrRequested: Bool

@@ -12,19 +12,19 @@ enum ProfilesCommand: Command {
         only the names, one per line (for shell completion). Reads only the configuration \
         file: no network, no keyring; see `kcauth status` for the sessions.
         """,
-        options: [CommandTable.profile,
-                  OptionSpec("names", help: "Print only the profile names, one per line"),
-                  SessionOutput.option],
+        options: [CommandTable.profile, names, SessionOutput.option],
         examples: ["kcauth profiles", "kcauth profiles --names"])
 
+    static let names = OptionSpec("names", help: "Print only the profile names, one per line")
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let settings = services.settings
-        let config = try settings.load()
-        if command.flag("names") {
+        let settings = services.context.settings
+        let config = try services.context.config()
+        if command.flag(names) {
             services.console.out(config.profileNames.map { $0 + "\n" }.joined())
             return
         }
-        let selected = try services.profile(command)
+        let selected = try services.context.resolver().profile(command.value(SettingsOptions.profile)).value
         let entries = try Profiles.list(config, path: settings.path, selected: selected)
         switch SessionOutput(command) {
         case .text:

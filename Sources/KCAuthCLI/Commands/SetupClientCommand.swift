@@ -13,23 +13,25 @@ enum SetupClientCommand: Command {
         only the commands. Makes no network call.
         """,
         usage: "--server URL --realm NAME --client-id ID [flags]",
-        options: [
-            OptionSpec("server", value: "URL", help: "Keycloak base URL (not needed with -o json)"),
-            OptionSpec("realm", value: "NAME", help: "Realm to create the client in (not needed with -o json)"),
-            OptionSpec("client-id", value: "ID", help: "Client id to create"),
-            OptionSpec("output", short: "o", value: "FORMAT", help: "Only the JSON, or only the kcadm.sh commands", choices: ["json", "kcadm"]),
+        options: [server, realm, clientID, output,
         ],
         examples: [
             "kcauth setup-client --server https://sso.example --realm dev --client-id cli",
             "kcauth setup-client --client-id cli -o json > kcauth-client.json",
         ])
 
+    static let server = OptionSpec("server", value: "URL", help: "Keycloak base URL (not needed with -o json)")
+    static let realm = OptionSpec("realm", value: "NAME", help: "Realm to create the client in (not needed with -o json)")
+    static let clientID = OptionSpec("client-id", value: "ID", help: "Client id to create")
+    static let output = OptionSpec("output", short: "o", value: "FORMAT", help: "Only the JSON, or only the kcadm.sh commands", choices: ["json", "kcadm"])
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        guard let clientID = command.value("client-id") else {
+        for option in [server, realm, clientID] { try command.value(option).map { try InputText.check($0, from: "--" + option.long) } }
+        guard let clientID = command.value(clientID) else {
             throw KCAuthError(.usage, "setup-client needs --client-id ID", hint: "the id users will pass to `kcauth login --client-id`")
         }
         let template = try KeycloakClientTemplate(clientID: clientID)
-        let format = command.value("output")
+        let format = command.value(output)
         if format == "json" {
             services.console.out(template.json)
             return
@@ -55,7 +57,7 @@ enum SetupClientCommand: Command {
 
     /// Server, realm and the issuer they make, checked like `login` checks them.
     static func target(_ command: ParsedCommand) throws -> (server: String, realm: String, issuer: String) {
-        guard var server = command.value("server"), let realm = command.value("realm") else {
+        guard var server = command.value(server), let realm = command.value(realm) else {
             throw KCAuthError(.usage, "setup-client needs --server URL and --realm NAME", hint: "or pass -o json for the client JSON alone")
         }
         guard !realm.isEmpty, !realm.contains("/"), realm.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {

@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// `kcauth status`: every profile at a glance; the selected profile decides the exit status.
@@ -15,12 +16,9 @@ enum StatusCommand: Command {
         examples: ["kcauth status", "kcauth status -o json | jq '.profiles[] | {profile, state}'"])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let selected = try services.profile(command)
-        let settings = services.settings
-        let config = try settings.load()
-        let report = Status(config: config, store: { [services] in try services.context.store(for: $0) }, clock: services.clock)
-            .run(selected: selected)
-        let now = services.clock.now()
+        let selected = try services.resolve(command)
+        let report = try services.context.status(selected: selected)
+        let now = services.context.clock.instant
         switch SessionOutput(command) {
         case .text: services.console.out(StatusOutput.text(report, now: now))
         case .json: services.console.out(StatusOutput.json(report, now: now))
@@ -30,7 +28,7 @@ enum StatusCommand: Command {
         case .valid, .refreshable:
             return
         case .loginRequired:
-            throw KCAuthError(.loginRequired, "profile '\(selected)' needs a login", hint: report.selected.fix.map { "run `\($0)`" })
+            throw KCAuthError(.loginRequired, "profile '\(selected.name)' needs a login", hint: StatusOutput.fix(report.selected).map { "run `\($0)`" })
         case .storageUnavailable(let error):
             throw error
         }

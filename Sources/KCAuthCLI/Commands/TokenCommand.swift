@@ -22,29 +22,33 @@ enum TokenCommand: Command {
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let profile = try services.profile(command)
-        let request = GetToken.Request(profile: profile, minValid: try seconds(command, minValid, default: 30),
-                                       idToken: command.flag("id-token"))
-        let token = try services.context.getToken(profile: profile).run(request)
-        try print(token, command, services, profile: profile)
+        let profile = try services.resolve(command)
+        let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: 30),
+                                       idToken: command.flag(TokenOutput.idToken))
+        let token = try services.context.getToken(profile).run(request)
+        try print(token, command, services, profile: profile.name)
     }
 
     /// Shared with `refresh`.
     static func print(_ token: IssuedToken, _ command: ParsedCommand, _ services: Services, profile: String) throws {
-        let idToken = command.flag("id-token")
+        let idToken = command.flag(TokenOutput.idToken)
         if idToken, token.idToken == nil {
-            throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has no ID token", hint: LoginHint.command(profile: profile))
+            throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has no ID token", remedy: .signIn(profile: profile))
         }
-        if let notice = token.notice { services.console.err("note: \(notice)\n") }
-        let format = command.value("output").flatMap(TokenOutput.init(rawValue:)) ?? .raw
-        services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.clock.now()))
+        switch token.notice {
+        case .shorterThanMinimumValidity(let requested)?:
+            services.console.err("note: the provider issues tokens valid for less than --min-valid \(Int(requested)) s; every call will refresh\n")
+        case nil:
+            break
+        }
+        let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
+        services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.context.clock.instant))
     }
 
+    /// A `--min-valid`-style number of seconds: plain decimal, 0 to 86400.
     static func seconds(_ command: ParsedCommand, _ option: OptionSpec, default value: Double) throws -> Double {
-        guard let raw = command.value(option.long) else { return value }
-        guard let n = Double(raw), n >= 0, n <= 86400 else {
-            throw KCAuthError(.usage, "--\(option.long) takes a number of seconds from 0 to 86400, not '\(raw)'")
-        }
-        return n
+        guard let raw = command.value(option) else { return value }
+        try InputText.check(raw, from: "--" + option.long)
+        return try SettingsResolver.seconds(raw, option: "--" + option.long, range: 0...86_400)
     }
 }

@@ -19,12 +19,13 @@ enum UseCommand: Command {
         guard let name = command.positionals.first else {
             throw KCAuthError(.usage, "`kcauth use` needs a profile name", hint: "see `kcauth profiles --names`")
         }
-        let settings = services.settings
+        try InputText.check(name, from: "the profile name")
+        let settings = services.context.settings
         var config = try settings.load()
         try Profiles.setDefault(name, in: &config, path: settings.path)
         try settings.save(config)
         services.console.err("Commands now use profile '\(name)' unless --profile or KCAUTH_PROFILE names another.\n")
-        if let env = services.environment["KCAUTH_PROFILE"], !env.isEmpty, env != name {
+        if let env = EnvironmentValues(services.environment).lenient("KCAUTH_PROFILE"), env != name {
             services.console.err("Note: KCAUTH_PROFILE=\(Sanitize.oneLine(env)) is set here and takes precedence.\n")
         }
     }

@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// `kcauth whoami`: who is signed in to a profile, from the stored (validated) ID token.
@@ -14,23 +15,15 @@ enum WhoamiCommand: Command {
         Exits with status 4 when nobody is signed in or the provider no longer accepts the \
         session.
         """,
-        options: [CommandTable.profile,
-                  OptionSpec("userinfo", help: "Also ask the provider's userinfo endpoint"),
-                  SessionOutput.option],
+        options: [CommandTable.profile, userinfo, SessionOutput.option],
         examples: ["kcauth whoami", "kcauth whoami --userinfo -o json | jq -r .email"])
 
+    static let userinfo = OptionSpec("userinfo", help: "Also ask the provider's userinfo endpoint")
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let profile = try services.profile(command)
-        let userinfo = command.flag("userinfo")
-        if userinfo {
-            // The userinfo endpoint needs a live access token: let `token`'s logic refresh an
-            // expired one (under the same lock), so "expired but refreshable" is not reported as
-            // a dead session.
-            _ = try services.context.getToken(profile: profile).run(GetToken.Request(profile: profile, minValid: 10))
-        }
-        let identity = try WhoAmI(store: try services.context.store(for: profile), clock: services.clock)
-            .run(profile: profile, userinfo: userinfo ? try services.context.http(for: profile) : nil)
-        let now = services.clock.now()
+        let profile = try services.resolve(command)
+        let identity = try services.context.whoAmI(profile).run(userinfo: command.flag(userinfo))
+        let now = services.context.clock.instant
         switch SessionOutput(command) {
         case .text: services.console.out(WhoamiOutput.text(identity, now: now))
         case .json: services.console.out(WhoamiOutput.json(identity, now: now))

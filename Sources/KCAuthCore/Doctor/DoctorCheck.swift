@@ -44,11 +44,3 @@ extension Array where Element == DoctorCheck {
     /// Doctor exits 0 only when nothing failed; a skipped check is not a failure.
     public var allPassed: Bool { !contains { $0.status == .fail } }
 }
-
-extension KCAuthError {
-    /// Any error as a `KCAuthError`: the ports throw nothing else, but a check must not crash
-    /// on a surprise.
-    public static func wrapping(_ error: any Error) -> KCAuthError {
-        error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
-    }
-}

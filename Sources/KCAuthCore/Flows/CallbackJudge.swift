@@ -27,10 +27,13 @@ public struct CallbackJudge: Sendable {
 
         if let error = request["error"] {
             let detail = OAuthErrorResponse(error: error, errorDescription: request["error_description"]).summary
-            if error == "access_denied" {
-                return .failed(KCAuthError(.accessDenied, "sign-in was denied at the provider: \(detail)"))
+            let code = OAuthErrorCode(error)
+            // OIDC Core §3.1.2.6: consent_required, interaction_required, login_required (and
+            // RFC 6749's access_denied) mean the person did not complete the sign-in: exit 3.
+            if code.meansDenied {
+                return .failed(KCAuthError(.accessDenied, "sign-in was cancelled or denied at the provider: \(detail)", oauthError: code))
             }
-            return .failed(KCAuthError(.provider, "the provider refused the sign-in: \(detail)", cause: error))
+            return .failed(KCAuthError(.provider, "the provider refused the sign-in: \(detail)", oauthError: code))
         }
         guard let code = request["code"], !code.isEmpty else {
             return .failed(KCAuthError(.invalidResponse, "the authorization response has neither a code nor an error"))

@@ -32,7 +32,7 @@ struct DeviceFlow: Sendable {
             return try http.postForm(DeviceAuthorizationResponse.self, to: endpoint, fields: request.fields,
                                      what: "asking for a device code")
         } catch var error as KCAuthError where error.code == .provider {
-            if error.cause == "unauthorized_client" {
+            if error.oauthError == .unauthorizedClient {
                 error.hint = "the device flow is not enabled for client '\(request.clientID)': sign in with the browser flow "
                     + "(`kcauth login --browser`), or ask an admin to enable the device authorization grant for it"
             } else {

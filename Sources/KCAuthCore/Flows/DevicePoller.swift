@@ -39,19 +39,19 @@ public struct DevicePoller: Sendable {
             do {
                 return try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, what: "waiting for the device sign-in")
             } catch let error as KCAuthError where error.code == .provider {
-                switch error.cause {
-                case "authorization_pending":
+                switch error.oauthError {
+                case .authorizationPending?:
                     break
-                case "slow_down":
+                case .slowDown?:
                     interval += Self.slowDownStep
                     notify(.slowedDown(interval: interval))
-                case "access_denied":
-                    throw KCAuthError(.accessDenied, "sign-in was denied at the provider", cause: "access_denied")
-                case "expired_token":
+                case let code? where code.meansDenied:
+                    throw KCAuthError(.accessDenied, "sign-in was denied at the provider (\(code))", oauthError: code)
+                case .expiredToken?:
                     throw Self.expired(profile)
                 default:
                     var failed = error
-                    failed.hint = LoginHint.command(profile: profile) + " again"
+                    failed.remedy = .signIn(profile: profile)
                     throw failed
                 }
             }
@@ -72,6 +72,6 @@ public struct DevicePoller: Sendable {
 
     static func expired(_ profile: String) -> KCAuthError {
         KCAuthError(.timedOut, "the code expired before the sign-in was approved",
-                    hint: LoginHint.command(profile: profile) + " again", cause: "expired_token")
+                    oauthError: .expiredToken, remedy: .signIn(profile: profile))
     }
 }

@@ -43,19 +43,19 @@ public struct IDTokenValidator: Sendable {
         do { claims = try JSONDecoder().decode(IDTokenClaims.self, from: Data(jws.payload)) } catch {
             throw invalid("its claims are missing or malformed", error)
         }
-        try Self.checkClaims(claims, expect, alg: jws.header.alg, now: clock.now())
+        try Self.checkClaims(claims, expect, alg: jws.header.alg, now: clock.instant)
         return claims
     }
 
     /// Claim checks, separated from the signature so they can be tested as a table.
-    public static func checkClaims(_ c: IDTokenClaims, _ expect: Expectations, alg: String, now: Double) throws {
+    public static func checkClaims(_ c: IDTokenClaims, _ expect: Expectations, alg: String, now: Instant) throws {
         guard c.iss == expect.issuer else { throw invalid("it was issued by '\(Sanitize.oneLine(c.iss))', not '\(expect.issuer)'") }
         guard c.aud.contains(expect.clientID) else { throw invalid("its audience does not include client '\(expect.clientID)'") }
         // Core §3.1.3.7 items 4–5: with several audiences `azp` must be there, and it must be us.
         if c.aud.count > 1, c.azp == nil { throw invalid("it has several audiences but no authorized party (azp)") }
         if let azp = c.azp, azp != expect.clientID { throw invalid("its authorized party is '\(Sanitize.oneLine(azp))', not '\(expect.clientID)'") }
-        guard now < c.exp + leeway else { throw invalid("it expired at \(RFC3339.format(c.exp))") }
-        guard c.iat <= now + leeway else { throw invalid("it claims to be issued in the future (\(RFC3339.format(c.iat))); check the clock") }
+        guard now.seconds(since: c.exp) < leeway else { throw invalid("it expired at \(c.exp)") }
+        guard c.iat.seconds(since: now) <= leeway else { throw invalid("it claims to be issued in the future (\(c.iat)); check the clock") }
         if let nonce = expect.nonce {
             guard c.nonce == nonce else { throw invalid("its nonce does not match the login request") }
         }

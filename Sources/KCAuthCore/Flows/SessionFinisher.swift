@@ -1,3 +1,5 @@
+import KCAuthCrypto
+
 /// The last step of every login flow, browser or device: check what the token endpoint issued,
 /// validate the ID token, and store the session in one write.
 ///
@@ -6,12 +8,14 @@
 public struct SessionFinisher: Sendable {
     let validator: IDTokenValidator
     let clock: any TimeSource
-    let store: any SecretStore
+    let writer: SessionWriter
+    let random: any RandomSource
 
-    public init(validator: IDTokenValidator, clock: any TimeSource, store: any SecretStore) {
+    public init(validator: IDTokenValidator, clock: any TimeSource, writer: SessionWriter, random: any RandomSource) {
         self.validator = validator
         self.clock = clock
-        self.store = store
+        self.writer = writer
+        self.random = random
     }
 
     /// What the session is for; `nonce` is the authorization request's (nil for the device
@@ -46,10 +50,15 @@ public struct SessionFinisher: Sendable {
         let claims = try validator.validate(idToken, .init(
             issuer: metadata.issuer, clientID: context.clientID, jwksURI: metadata.jwksURI,
             nonce: context.nonce, accessToken: tokens.accessToken))
-        let state = AuthState(issuer: metadata.issuer, clientID: context.clientID, tokens: tokens,
-                              requestedScope: context.requestedScope, endpoints: ProviderEndpoints(metadata), now: clock.now(),
-                              idTokenExpiresAt: claims.exp)
-        try store.write(try state.encoded(), for: SecretKey(profile: context.profile, issuer: metadata.issuer, clientID: context.clientID))
+        var state = AuthState(issuer: metadata.issuer, clientID: context.clientID, tokens: tokens,
+                              requestedScope: context.requestedScope, endpoints: ProviderEndpoints(metadata), now: clock.instant,
+                              idTokenExpiresAt: claims.exp, sessionID: Base64URL.encode(try random.bytes(12)))
+        // Many providers put only `sub` in the ID token (OIDC Core §5.4 leaves the rest to
+        // userinfo): fetch the identity once, so whoami and status can name the user offline.
+        if claims.preferredUsername == nil, claims.name == nil, claims.email == nil, metadata.userinfoEndpoint != nil {
+            state.userinfo = try? Userinfo(http: validator.http).fetch(state, expectedSubject: claims.sub, profile: context.profile)
+        }
+        try writer.write(state, profile: context.profile)
         return Login.Output(state: state, claims: claims)
     }
 }

@@ -13,60 +13,83 @@ public struct TokenRefresher: Sendable {
 
     /// Exchanges `state.refreshToken` for new tokens and returns the state to store.
     ///
-    /// - `invalid_grant` means the session is over (revoked, expired, rotated away, or — on
-    ///   Keycloak — detached after a reuse): thrown as `loginRequired`.
+    /// - A refresh token the provider no longer accepts (`invalid_grant`; `invalid_request`
+    ///   about the refresh token, as some providers answer for a dead one) means the session is
+    ///   over: thrown as `loginRequired` with the OAuth code kept.
     /// - Transport failures and 5xx stay `network`; the caller keeps the stored state.
     /// - `scope`, when given, asks for a narrower scope (§6: never more than was granted).
-    public func refresh(_ state: AuthState, profile: String, scope: String? = nil) throws -> AuthState {
+    /// - `keepRotated` is called with a rotated refresh token as soon as the answer arrives,
+    ///   before anything that could still fail (decoding the rest, ID token validation): with
+    ///   rotation, the old refresh token is already dead at the provider, so losing the new one
+    ///   would end the session.
+    public func refresh(_ state: AuthState, profile: String, scope: String? = nil,
+                        keepRotated: (String) throws -> Void = { _ in }) throws -> AuthState {
         guard let refreshToken = state.refreshToken else {
-            throw KCAuthError(.loginRequired, "the access token of profile '\(profile)' has expired and there is no refresh token", hint: LoginHint.command(profile: profile))
+            throw KCAuthError(.loginRequired, "the access token of profile '\(profile)' has expired and there is no refresh token",
+                              remedy: .signIn(profile: profile))
         }
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", state.clientID)]
         if let scope { fields.append(("scope", scope)) }
 
-        let tokens: TokenResponse
+        let body: [UInt8]
         do {
-            tokens = try http.postForm(TokenResponse.self, to: state.endpoints.token, fields: fields, what: "refreshing the token")
-        } catch let error as KCAuthError where error.code == .provider && error.cause == "invalid_grant" {
-            throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has ended at the provider (\(Self.detail(error)))",
-                              hint: LoginHint.command(profile: profile), cause: "invalid_grant")
+            body = try http.postFormBody(to: state.endpoints.token, fields: fields, what: "refreshing the token")
+        } catch let error as KCAuthError where Self.sessionIsOver(error) {
+            let said = OAuthErrorResponse(error: error.oauthError?.rawValue ?? "invalid_grant", errorDescription: error.cause).summary
+            throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has ended at the provider (\(said))",
+                              cause: error.cause, oauthError: error.oauthError, remedy: .signIn(profile: profile))
         }
+        // §6 + §10.4: a rotated refresh token replaces the old one at once.
+        if let rotated = JSONValue.parse(body)?["refresh_token"]?.stringValue, !rotated.isEmpty, rotated != refreshToken {
+            try keepRotated(rotated)
+        }
+        let tokens = try http.decode(TokenResponse.self, from: body, what: "the refreshed token", url: state.endpoints.token)
         guard tokens.tokenType.lowercased() == "bearer" else {
             throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokens.tokenType))' token; kcauth supports Bearer tokens only")
         }
-        let now = clock.now()
+        let now = clock.instant
         var next = state
         next.accessToken = tokens.accessToken
         next.tokenType = tokens.tokenType
-        next.expiresAt = tokens.expiresIn.map { RFC3339.format(now + $0) }
+        next.expiresAt = tokens.expiresIn.map(now.adding)
         // §6: a response without a refresh token means "keep using the one you have".
         if let rotated = tokens.refreshToken {
             next.refreshToken = rotated
-            next.refreshExpiresAt = tokens.refreshExpiresIn.flatMap { $0 > 0 ? RFC3339.format(now + $0) : nil }
-        } else if let remaining = tokens.refreshExpiresIn, remaining > 0 {
-            next.refreshExpiresAt = RFC3339.format(now + remaining)
+            next.refreshExpiresAt = tokens.refreshExpiresIn.flatMap { $0.value > 0 ? now.adding($0) : nil }
+        } else if let remaining = tokens.refreshExpiresIn, remaining.value > 0 {
+            next.refreshExpiresAt = now.adding(remaining)
         }
+        // §5.1: without `scope` in the answer, the requested scope was granted.
         next.scope = tokens.scope ?? scope ?? state.scope
-        next.obtainedAt = RFC3339.format(now)
+        next.obtainedAt = now
         if let idToken = tokens.idToken {
             next.idToken = idToken
-            next.idTokenExpiresAt = try validateRefreshedIDToken(idToken, previous: state).map(RFC3339.format)
+            next.idTokenExpiresAt = try validateRefreshedIDToken(idToken, previous: state)
         }
         return next
     }
 
+    /// RFC 6749 §5.2: `invalid_grant` is the refresh token's end. Some providers answer a
+    /// revoked or expired refresh token with `invalid_request` instead; that counts only when
+    /// the provider's words are about the refresh token (a malformed request of ours is not
+    /// the session's end).
+    static func sessionIsOver(_ error: KCAuthError) -> Bool {
+        guard error.code == .provider else { return false }
+        if error.oauthError == .invalidGrant { return true }
+        if error.oauthError == .invalidRequest, let words = error.cause?.lowercased() {
+            return words.contains("refresh") || words.contains("token")
+        }
+        return false
+    }
+
     /// OpenID Connect Core §12.2: a refreshed ID token is validated like the first one, without
     /// a nonce, and must name the same issuer and subject as the one from the login.
-    private func validateRefreshedIDToken(_ idToken: String, previous: AuthState) throws -> Double? {
+    private func validateRefreshedIDToken(_ idToken: String, previous: AuthState) throws -> Instant {
         let claims = try IDTokenValidator(http: http, clock: clock).validate(idToken, .init(
             issuer: previous.issuer, clientID: previous.clientID, jwksURI: previous.endpoints.jwks, nonce: nil, accessToken: nil))
         if let old = previous.idToken.flatMap(IDTokenClaims.unverified), old.sub != claims.sub {
             throw IDTokenValidator.invalid("the refreshed ID token is for another subject")
         }
         return claims.exp
-    }
-
-    private static func detail(_ error: KCAuthError) -> String {
-        error.message.components(separatedBy: "failed: ").last ?? "invalid_grant"
     }
 }

@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// Everything kcauth keeps about one signed-in profile. It is the secret stored in the keyring,
-/// as JSON; times are absolute UTC (RFC 3339) so a stored state means the same thing whenever it
-/// is read.
+/// as JSON. Times are `Instant`s, stored as RFC 3339 UTC text so the document stays readable and
+/// means the same thing whenever it is read.
 public struct AuthState: Sendable, Equatable, Codable {
     public static let currentVersion = 1
 
@@ -12,18 +12,25 @@ public struct AuthState: Sendable, Equatable, Codable {
     public var accessToken: String
     public var tokenType: String
     /// When the access token expires; nil when the provider did not say.
-    public var expiresAt: String?
+    public var expiresAt: Instant?
     public var refreshToken: String?
     /// When the refresh token expires; nil when unknown (never derived from the token itself:
     /// Keycloak's offline tokens may carry no `exp`).
-    public var refreshExpiresAt: String?
+    public var refreshExpiresAt: Instant?
     public var idToken: String?
     /// The ID token's `exp`, read when it was validated (for `token --id-token`).
-    public var idTokenExpiresAt: String?
+    public var idTokenExpiresAt: Instant?
     /// Granted scope (RFC 6749 §5.1: the requested scope when the response omits it).
     public var scope: String
     public var endpoints: ProviderEndpoints
-    public var obtainedAt: String
+    /// A random id given to the session at login and kept through refreshes: what a runtime
+    /// cache entry is bound to, and how a process tells "another process replaced the session"
+    /// from "another process refreshed it". Nil in sessions stored by kcauth 0.1.
+    public var sessionID: String?
+    /// The userinfo claims fetched at login (OIDC Core §5.3), for providers whose ID token
+    /// carries only `sub`; nil when not fetched.
+    public var userinfo: JSONValue?
+    public var obtainedAt: Instant
 
     enum CodingKeys: String, CodingKey {
         case version, issuer
@@ -37,30 +44,29 @@ public struct AuthState: Sendable, Equatable, Codable {
         case idTokenExpiresAt = "id_token_expires_at"
         case scope, endpoints
         case obtainedAt = "obtained_at"
+        case sessionID = "session_id"
+        case userinfo
     }
 
     public init(issuer: String, clientID: String, tokens: TokenResponse, requestedScope: String,
-                endpoints: ProviderEndpoints, now: Double, idTokenExpiresAt: Double? = nil) {
+                endpoints: ProviderEndpoints, now: Instant, idTokenExpiresAt: Instant? = nil, sessionID: String? = nil) {
         version = Self.currentVersion
         self.issuer = issuer
         self.clientID = clientID
         accessToken = tokens.accessToken
         tokenType = tokens.tokenType
-        expiresAt = tokens.expiresIn.map { RFC3339.format(now + $0) }
+        expiresAt = tokens.expiresIn.map(now.adding)
         refreshToken = tokens.refreshToken
         // Keycloak sends 0 for offline tokens without a maximum lifespan: that means "no limit
         // known", not "already expired".
-        refreshExpiresAt = tokens.refreshExpiresIn.flatMap { $0 > 0 ? RFC3339.format(now + $0) : nil }
+        refreshExpiresAt = tokens.refreshExpiresIn.flatMap { $0.value > 0 ? now.adding($0) : nil }
         idToken = tokens.idToken
-        self.idTokenExpiresAt = idTokenExpiresAt.map(RFC3339.format)
+        self.idTokenExpiresAt = idTokenExpiresAt
         scope = tokens.scope ?? requestedScope
         self.endpoints = endpoints
-        obtainedAt = RFC3339.format(now)
+        obtainedAt = now
+        self.sessionID = sessionID
     }
-
-    public var expiresAtEpoch: Double? { expiresAt.flatMap(RFC3339.parse) }
-    public var refreshExpiresAtEpoch: Double? { refreshExpiresAt.flatMap(RFC3339.parse) }
-    public var idTokenExpiresAtEpoch: Double? { idTokenExpiresAt.flatMap(RFC3339.parse) }
 
     public func encoded() throws -> String {
         let encoder = JSONEncoder()
@@ -74,14 +80,14 @@ public struct AuthState: Sendable, Equatable, Codable {
             let state = try JSONDecoder().decode(AuthState.self, from: Data(text.utf8))
             guard state.version == currentVersion else {
                 throw KCAuthError(.loginRequired, "the stored state of profile '\(profile)' has version \(state.version), which this kcauth does not read",
-                                  hint: LoginHint.command(profile: profile))
+                                  remedy: .signIn(profile: profile))
             }
             return state
         } catch let error as KCAuthError {
             throw error
         } catch {
             throw KCAuthError(.loginRequired, "the stored state of profile '\(profile)' is unreadable",
-                              hint: LoginHint.command(profile: profile), cause: "\(error)")
+                              cause: "\(error)", remedy: .signIn(profile: profile))
         }
     }
 }

@@ -1,25 +1,56 @@
+/// The runtime cache's copy of a profile's access token (never the refresh token), bound to the
+/// stored session it came from: it is served only while the profile still resolves to the same
+/// store, issuer and client (`CacheBinding`), so a login that changed any of them, or a store
+/// switched by `KCAUTH_STORAGE`, can never be answered with another session's token.
 public struct CachedToken: Sendable, Equatable, Codable {
     public var accessToken: String
     public var tokenType: String
-    public var expiresAt: String?
+    public var expiresAt: Instant?
     public var scope: String
     public var issuer: String
     public var clientID: String
+    /// The storage kind of the session (`keyring`, `file`).
+    public var storage: String
+    /// `AuthState.sessionID` of the session the token belongs to.
+    public var sessionID: String?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
         case tokenType = "token_type"
         case expiresAt = "expires_at"
-        case scope, issuer
+        case scope, issuer, storage
         case clientID = "client_id"
+        case sessionID = "session_id"
     }
 
-    public init(_ state: AuthState) {
+    public init(_ state: AuthState, storage: StorageKind) {
         accessToken = state.accessToken
         tokenType = state.tokenType
         expiresAt = state.expiresAt
         scope = state.scope
         issuer = state.issuer
         clientID = state.clientID
+        self.storage = storage.rawValue
+        sessionID = state.sessionID
+    }
+}
+
+/// What a cached token must match to be served: the store the profile resolves to now, and the
+/// issuer and client of its settings.
+public struct CacheBinding: Sendable, Equatable {
+    public var storage: StorageKind
+    public var issuer: String?
+    public var clientID: String?
+
+    public init(storage: StorageKind, issuer: String?, clientID: String?) {
+        self.storage = storage
+        self.issuer = issuer
+        self.clientID = clientID
+    }
+
+    /// Without known settings nothing is served from the cache: the store decides.
+    public func admits(_ token: CachedToken) -> Bool {
+        guard let issuer, let clientID else { return false }
+        return token.storage == storage.rawValue && token.issuer == issuer && token.clientID == clientID
     }
 }

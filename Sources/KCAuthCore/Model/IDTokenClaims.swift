@@ -8,8 +8,12 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
     public var iss: String
     public var sub: String
     public var aud: [String]
-    public var exp: Double
-    public var iat: Double
+    public var exp: Instant
+    public var iat: Instant
+    /// When the person authenticated (OIDC Core §2); required when `max_age` was requested.
+    public var authTime: Instant?
+    /// The authentication context class reference (OIDC Core §2).
+    public var acr: String?
     public var nonce: String?
     public var azp: String?
     public var atHash: String?
@@ -20,6 +24,8 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, exp, iat, nonce, azp
         case atHash = "at_hash"
+        case authTime = "auth_time"
+        case acr
         case preferredUsername = "preferred_username"
         case name, email
     }
@@ -34,8 +40,17 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
         } else {
             aud = try c.decode([String].self, forKey: .aud)
         }
-        exp = try c.decode(Double.self, forKey: .exp)
-        iat = try c.decode(Double.self, forKey: .iat)
+        // RFC 7519 NumericDates, range-checked here so no later arithmetic can trap.
+        guard let exp = try c.decodeNumericDate(.exp) else {
+            throw DecodingError.keyNotFound(CodingKeys.exp, .init(codingPath: [], debugDescription: "no exp"))
+        }
+        guard let iat = try c.decodeNumericDate(.iat) else {
+            throw DecodingError.keyNotFound(CodingKeys.iat, .init(codingPath: [], debugDescription: "no iat"))
+        }
+        self.exp = exp
+        self.iat = iat
+        authTime = try c.decodeNumericDate(.authTime)
+        acr = try? c.decodeIfPresent(String.self, forKey: .acr)
         nonce = try c.decodeIfPresent(String.self, forKey: .nonce)
         azp = try c.decodeIfPresent(String.self, forKey: .azp)
         atHash = try c.decodeIfPresent(String.self, forKey: .atHash)

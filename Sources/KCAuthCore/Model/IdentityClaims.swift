@@ -24,8 +24,20 @@ public struct IdentityClaims: Sendable, Equatable {
     public var preferredUsername: String? { all["preferred_username"]?.stringValue }
     public var name: String? { all["name"]?.stringValue }
     public var email: String? { all["email"]?.stringValue }
-    /// RFC 7519 §4.1.4, seconds since the epoch.
-    public var expiresAt: Double? { if case .number(let n)? = all["exp"] { return n } else { return nil } }
+    /// RFC 7519 §4.1.4; nil when absent or not a representable time.
+    public var expiresAt: Instant? { if case .number(let n)? = all["exp"] { return Instant(epochSeconds: n) } else { return nil } }
+
+    /// The identity claims (`preferred_username`, `name`, `email`, …) of `userinfo` added where
+    /// the token lacks them: many providers put only `sub` in the ID token (OIDC Core §5.4).
+    /// Only for the same subject (§5.3.2).
+    public func filling(from userinfo: JSONValue?) -> IdentityClaims {
+        guard let extra = userinfo?.members, userinfo?["sub"]?.stringValue == subject, case .object(var members) = all else { return self }
+        for claim in ["preferred_username", "name", "given_name", "family_name", "email", "email_verified"]
+        where all[claim] == nil {
+            if let value = extra.first(where: { $0.key == claim })?.value { members.append(.init(claim, value)) }
+        }
+        return IdentityClaims(payload: .object(members))
+    }
 
     /// The name to show for the user.
     public var displayName: String? { preferredUsername ?? email ?? name ?? subject }

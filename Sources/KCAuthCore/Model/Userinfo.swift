@@ -19,7 +19,7 @@ public struct Userinfo: Sendable {
             // RFC 6750 §3.1: invalid_token means revoked, expired or unknown; the session is over.
             let why = response.header("www-authenticate").flatMap(Self.bearerError) ?? "HTTP \(response.status)"
             throw KCAuthError(.loginRequired, "the provider no longer accepts the session of profile '\(profile)' (userinfo: \(why))",
-                              hint: LoginHint.command(profile: profile))
+                              remedy: .signIn(profile: profile))
         default:
             throw KCAuthError(.network, "the userinfo endpoint at \(url) answered HTTP \(response.status)")
         }

@@ -2,7 +2,7 @@
 /// seconds, refreshing when needed (AppAuth's "refresh if needed, then act").
 ///
 /// The common case — a valid token — touches no network and, with the runtime cache, not even
-/// the keyring. A refresh happens under the profile's cross-process lock, after re-reading the
+/// the keyring. A refresh happens under the session's cross-process lock, after re-reading the
 /// stored state, so concurrent callers refresh once and share the result.
 public struct GetToken: Sendable {
     public struct Request: Sendable, Equatable {
@@ -10,14 +10,16 @@ public struct GetToken: Sendable {
         public var minValid: Double
         /// `kcauth refresh`: refresh even if the token is still valid.
         public var force: Bool
-        /// Ask the refresh grant for a narrower scope (implies a refresh).
+        /// Ask the refresh grant for a narrower scope (implies a refresh; the stored session
+        /// keeps its granted scope).
         public var scope: String?
         /// The caller wants the ID token: its expiry decides, and the cache is not used.
         public var idToken: Bool
 
         public init(profile: String, minValid: Double = 30, force: Bool = false, scope: String? = nil, idToken: Bool = false) {
             self.profile = profile
-            self.minValid = minValid
+            // Callers validate their input; this keeps a library caller's NaN from meaning "never fresh".
+            self.minValid = minValid.isFinite ? min(max(minValid, 0), 86_400) : 30
             self.force = force
             self.scope = scope
             self.idToken = idToken
@@ -31,22 +33,25 @@ public struct GetToken: Sendable {
     let clock: any TimeSource
     let lock: any ProfileLock
     let cache: (any TokenCache)?
+    let binding: CacheBinding
     /// Built only when a refresh is needed, so the hot path never initialises libcurl.
-    let refresher: @Sendable () -> TokenRefresher
+    let refresher: @Sendable () throws -> TokenRefresher
 
     public init(store: any SecretStore, clock: any TimeSource, lock: any ProfileLock, cache: (any TokenCache)?,
-                refresher: @escaping @Sendable () -> TokenRefresher) {
+                binding: CacheBinding, refresher: @escaping @Sendable () throws -> TokenRefresher) {
         self.store = store
         self.clock = clock
         self.lock = lock
         self.cache = cache
+        self.binding = binding
         self.refresher = refresher
     }
 
     public func run(_ request: Request) throws -> IssuedToken {
         let profile = request.profile
         let mayReuse = !request.force && request.scope == nil
-        if mayReuse, !request.idToken, let cached = cache?.read(profile: profile), fresh(cached.expiresAt, request) {
+        if mayReuse, !request.idToken, let cached = cache?.read(profile: profile), binding.admits(cached),
+           stillValid(cached.expiresAt, request.minValid) {
             return IssuedToken(cached)
         }
         let seen = try readState(profile)
@@ -55,63 +60,97 @@ public struct GetToken: Sendable {
         return try lock.withLock(profile: profile, timeout: Self.lockTimeout) {
             // Another process may have refreshed (or logged out) while we waited for the lock.
             let current = try readState(profile)
-            let someoneElseRefreshed = current.refreshToken != seen.refreshToken || current.accessToken != seen.accessToken
-            if someoneElseRefreshed, request.scope == nil, fresh(current, request) {
+            if current.refreshToken != seen.refreshToken || current.accessToken != seen.accessToken,
+               request.scope == nil, fresh(current, request) {
                 return remember(current, profile)
             }
             if mayReuse, fresh(current, request) { return remember(current, profile) }
+            return try refresh(current, request)
+        }
+    }
 
-            let next: AuthState
-            do {
-                next = try refresher().refresh(current, profile: profile, scope: request.scope)
-            } catch let error as KCAuthError where error.code == .loginRequired && error.cause == "invalid_grant" {
-                // The session is over at the provider: its tokens are worthless; the settings stay.
+    /// Runs under the lock. The stored refresh token is the source of truth: a failure is
+    /// judged against what the store holds *now*, so one process can never delete or overwrite
+    /// a session another process has just rotated (whatever lock that process took).
+    private func refresh(_ current: AuthState, _ request: Request) throws -> IssuedToken {
+        let profile = request.profile
+        let key = SecretKey(profile: profile, issuer: current.issuer, clientID: current.clientID)
+        var rotatedAway = current
+        let next: AuthState
+        do {
+            next = try refresher().refresh(current, profile: profile, scope: request.scope, keepRotated: { rotated in
+                // The old refresh token is spent: keep the new one before anything can fail.
+                rotatedAway.refreshToken = rotated
                 cache?.remove(profile: profile)
-                _ = try? store.delete(profile: profile)
+                try store.write(try rotatedAway.encoded(), for: key)
+            })
+        } catch let error as KCAuthError {
+            let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
+            let stored = try? store.read(profile: profile).flatMap { try? AuthState.decode($0, profile: profile) }
+            if let newer = stored, !ours.contains(newer.refreshToken) {
+                // Another process stored a newer session meanwhile: it is not ours to delete,
+                // and its token serves this call if it is still valid.
+                if stillValid(request.idToken ? newer.idTokenExpiresAt : newer.expiresAt, 0) { return remember(newer, profile) }
                 throw error
             }
-            try store.write(try next.encoded(), for: SecretKey(profile: profile, issuer: next.issuer, clientID: next.clientID))
-            var issued = remember(next, profile)
-            if !fresh(next, request) {
-                // The freshest token there is: hand it out, but say why every call refreshes.
-                guard stillValid(request.idToken ? issued.idTokenExpiresAt : issued.expiresAt, 0) else {
-                    throw KCAuthError(.provider, "the provider did not issue a new \(request.idToken ? "ID" : "access") token on refresh")
-                }
-                issued.notice = "the provider issues tokens valid for less than --min-valid \(Int(request.minValid)) s; every call will refresh"
+            if error.code == .loginRequired, error.oauthError != nil, stored != nil {
+                // The session is over at the provider, and the store still holds the refresh
+                // token that was refused: compare-and-delete. Settings stay.
+                cache?.remove(profile: profile)
+                _ = try? store.delete(profile: profile)
             }
-            return issued
+            throw error  // transient (network, 5xx, timeout): the stored state stays as it is
         }
+        cache?.remove(profile: profile)
+        if request.scope != nil {
+            // A narrowed token answers this call only. The session keeps its granted scope and
+            // its access token (so `token`, `whoami` and `status` go on describing the session),
+            // and takes the rotated refresh token, which RFC 6749 §6 gives the original scope.
+            var session = current
+            session.refreshToken = next.refreshToken
+            session.refreshExpiresAt = next.refreshExpiresAt
+            session.obtainedAt = next.obtainedAt
+            try store.write(try session.encoded(), for: key)
+            return IssuedToken(next)
+        }
+        try store.write(try next.encoded(), for: key)
+        var issued = remember(next, profile)
+        if !fresh(next, request) {
+            // The freshest token there is: hand it out, but say why every call refreshes.
+            guard stillValid(request.idToken ? issued.idTokenExpiresAt : issued.expiresAt, 0) else {
+                throw KCAuthError(.provider, "the provider did not issue a new \(request.idToken ? "ID" : "access") token on refresh",
+                                  hint: "check the client's token lifespans at the provider")
+            }
+            issued.notice = .shorterThanMinimumValidity(requested: request.minValid)
+        }
+        return issued
     }
 
     private func readState(_ profile: String) throws -> AuthState {
         guard let secret = try store.read(profile: profile) else {
             cache?.remove(profile: profile)
-            throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)')", hint: LoginHint.command(profile: profile))
+            throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)', \(store.name) storage)", remedy: .signIn(profile: profile))
         }
         return try AuthState.decode(secret, profile: profile)
     }
 
     private func remember(_ state: AuthState, _ profile: String) -> IssuedToken {
-        cache?.write(CachedToken(state), profile: profile)
+        cache?.write(CachedToken(state, storage: binding.storage), profile: profile)
         return IssuedToken(state)
     }
 
     private func fresh(_ state: AuthState, _ request: Request) -> Bool {
         if request.idToken {
             guard state.idToken != nil else { return false }
-            let expiry = state.idTokenExpiresAtEpoch ?? state.idToken.flatMap(IDTokenClaims.unverified)?.exp
+            let expiry = state.idTokenExpiresAt ?? state.idToken.flatMap(IDTokenClaims.unverified)?.exp
             return stillValid(expiry, request.minValid)
         }
-        return stillValid(state.expiresAtEpoch, request.minValid)
-    }
-
-    private func fresh(_ expiresAt: String?, _ request: Request) -> Bool {
-        stillValid(expiresAt.flatMap(RFC3339.parse), request.minValid)
+        return stillValid(state.expiresAt, request.minValid)
     }
 
     /// A token without a known expiry is taken as valid: the provider did not say otherwise.
-    private func stillValid(_ expiry: Double?, _ minValid: Double) -> Bool {
+    private func stillValid(_ expiry: Instant?, _ minValid: Double) -> Bool {
         guard let expiry else { return true }
-        return expiry - clock.now() >= minValid
+        return expiry.seconds(since: clock.instant) >= minValid
     }
 }

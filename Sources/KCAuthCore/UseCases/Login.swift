@@ -80,9 +80,12 @@ public struct Login: Sendable {
     let opener: any URLOpener
     let receiver: any RedirectReceiver
     let sleeper: any Sleeper
+    let writer: SessionWriter
 
+    /// `writer` nil: the session goes to `store` and nothing else (no cache, no settings).
     public init(http: OAuthHTTP, clock: any TimeSource, random: any RandomSource, store: any SecretStore,
-                opener: any URLOpener, receiver: any RedirectReceiver, sleeper: any Sleeper) {
+                opener: any URLOpener, receiver: any RedirectReceiver, sleeper: any Sleeper, writer: SessionWriter? = nil) {
+        self.writer = writer ?? SessionWriter(store: store, cache: nil)
         self.http = http
         self.clock = clock
         self.random = random
@@ -96,7 +99,7 @@ public struct Login: Sendable {
         // Fail before the user types a password if the result could not be kept.
         try store.checkAvailable()
         let metadata = try Discovery(http: http).fetch(issuer: input.issuer)
-        let finisher = SessionFinisher(validator: IDTokenValidator(http: http, clock: clock), clock: clock, store: store)
+        let finisher = SessionFinisher(validator: IDTokenValidator(http: http, clock: clock), clock: clock, writer: writer, random: random)
         let device = DeviceFlow(http: http, random: random, sleeper: sleeper, finisher: finisher)
         notify(.starting(input.flow))
 

@@ -35,8 +35,28 @@ public struct Logout: Sendable {
         public var revocation: LogoutStep?
         public var deleted = false
         public var serverSideRequested = false
+        /// When the stored refresh token expires, if known: how long a session the provider
+        /// could not be asked to end stays usable.
+        public var refreshExpiresAt: Instant?
 
-        public var serverSessionEnded: Bool { endSession?.confirmed == true || revocation?.confirmed == true }
+        /// The provider confirmed the end: back-channel, revocation, or the browser came back
+        /// through the post-logout redirect (RP-initiated logout ends the session there).
+        public var serverSessionEnded: Bool {
+            endSession?.confirmed == true || revocation?.confirmed == true || browser?.confirmed == true
+        }
+
+        /// Nothing failed, but the provider offers no way to end the session from here (no
+        /// end-session or revocation endpoint, or one that refuses the request): the local
+        /// logout is complete, and the session at the provider runs out by itself.
+        public var providerCannotEndSession: Bool {
+            guard wasSignedIn, serverSideRequested, !unreadable, !serverSessionEnded else { return false }
+            return [endSession, revocation].allSatisfy { step in
+                switch step {
+                case .notOffered?, .unsupported?, nil: return true
+                default: return false
+                }
+            }
+        }
 
         /// What to exit with once the outcome has been shown; nil when everything asked for happened.
         public var failure: KCAuthError? {
@@ -44,7 +64,7 @@ public struct Logout: Sendable {
             if unreadable {
                 return KCAuthError(.invalidResponse, "deleted the unreadable stored session of profile '\(profile)'; it could not be ended at the provider")
             }
-            if !serverSessionEnded {
+            if !serverSessionEnded, !providerCannotEndSession {
                 let cause = [endSession, revocation].compactMap { step -> KCAuthError? in
                     if case .failed(let e)? = step { return e } else { return nil }
                 }.first
@@ -87,7 +107,9 @@ public struct Logout: Sendable {
         var outcome = Outcome(profile: profile, wasSignedIn: false, serverSideRequested: options.serverSide)
         guard let first = try store.read(profile: profile) else { return outcome }
         outcome.wasSignedIn = true
-        outcome.issuer = (try? AuthState.decode(first, profile: profile))?.issuer
+        let firstState = try? AuthState.decode(first, profile: profile)
+        outcome.issuer = firstState?.issuer
+        outcome.refreshExpiresAt = firstState?.refreshExpiresAt
 
         // The browser waits for a person, so it runs outside the lock, which `kcauth token` in
         // other processes needs for refreshing.
@@ -103,6 +125,7 @@ public struct Logout: Sendable {
             outcome.unreadable = state == nil
             if options.serverSide, let state {
                 outcome.issuer = state.issuer
+                outcome.refreshExpiresAt = state.refreshExpiresAt
                 (outcome.endSession, outcome.revocation) = ServerLogout(http: http()).run(state)
             }
             outcome.deleted = try store.delete(profile: profile)

@@ -1,7 +1,8 @@
 /// "in 4m 59s", "3h 2m ago": a short distance in time for people, next to an RFC 3339 time.
 public enum RelativeTime {
     public static func describe(_ seconds: Double) -> String {
-        let total = Int(abs(seconds).rounded(.down))
+        // Instants are bounded, so this is too; the clamp keeps a bad caller from trapping.
+        let total = seconds.isFinite ? Int(min(abs(seconds), 1e15).rounded(.down)) : 0
         let text: String
         switch total {
         case ..<60: text = "\(total)s"
@@ -13,7 +14,7 @@ public enum RelativeTime {
     }
 
     /// `2025-11-21T14:03:09Z (in 4m 59s)`
-    public static func stamp(_ epoch: Double, now: Double) -> String {
-        "\(RFC3339.format(epoch)) (\(describe(epoch - now)))"
+    public static func stamp(_ instant: Instant, now: Instant) -> String {
+        "\(instant) (\(describe(instant.seconds(since: now))))"
     }
 }

@@ -55,7 +55,7 @@ struct ServerLogout: Sendable {
             let oauth = OAuthHTTP.oauthError(response)
             // Keycloak: invalid_grant "Session not active", "Invalid refresh token", "Token is not
             // active"; the test provider: invalid_grant for a revoked family. All mean "gone".
-            if oauth?.error == "invalid_grant" { return .alreadyGone }
+            if oauth.map({ OAuthErrorCode($0.error) }) == .invalidGrant { return .alreadyGone }
             return .unsupported(oauth?.summary ?? "HTTP \(response.status)")
         default:
             // 5xx, including RFC 7009 §2.2.1's 503: the provider did not do it.

@@ -20,15 +20,15 @@ public enum SessionHealth: Sendable, Equatable {
 
     public var isUsable: Bool { if case .loginRequired = self { return false } else { return true } }
 
-    public static func of(_ state: AuthState, now: Double) -> SessionHealth {
-        if let expiry = state.expiresAtEpoch, now >= expiry {
+    public static func of(_ state: AuthState, now: Instant) -> SessionHealth {
+        if let expiry = state.expiresAt, now >= expiry {
             guard state.refreshToken != nil else {
-                return .loginRequired(reason: "the access token expired at \(RFC3339.format(expiry)) and there is no refresh token")
+                return .loginRequired(reason: "the access token expired at \(expiry) and there is no refresh token")
             }
             // Keycloak's offline tokens may have no known expiry (AuthState.refreshExpiresAt):
             // unknown means "try it", not "expired".
-            if let refreshExpiry = state.refreshExpiresAt.flatMap(RFC3339.parse), now >= refreshExpiry {
-                return .loginRequired(reason: "the session expired at \(RFC3339.format(refreshExpiry))")
+            if let refreshExpiry = state.refreshExpiresAt, now >= refreshExpiry {
+                return .loginRequired(reason: "the session expired at \(refreshExpiry)")
             }
             return .refreshable
         }

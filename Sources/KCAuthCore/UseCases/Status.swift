@@ -38,12 +38,20 @@ public struct Status: Sendable {
         public var clientID: String?
         public var user: String?
         public var state: State
-        public var accessTokenExpiresAt: Double?
-        public var refreshTokenExpiresAt: Double?
+        public var accessTokenExpiresAt: Instant?
+        public var refreshTokenExpiresAt: Instant?
         /// The store's name; nil when it could not be chosen.
         public var storage: String?
-        /// The command that makes the profile usable again; nil when it is usable.
-        public var fix: String?
+        /// What makes the profile usable again; nil when it is usable.
+        public var fix: Fix?
+    }
+
+    /// What fixes a profile, as facts for the presenter.
+    public enum Fix: Sendable, Equatable {
+        /// Sign in; `needsSettings`: the profile has no issuer or client id yet.
+        case signIn(needsSettings: Bool)
+        /// The store could not be read: what its error says.
+        case storage(KCAuthError)
     }
 
     public struct Report: Sendable, Equatable {
@@ -82,43 +90,32 @@ public struct Status: Sendable {
             entry.storage = store.name
             if let known = broken[store.name] { throw known }
             let read: String?
-            do { read = try store.read(profile: profile) } catch let error as KCAuthError where Self.isStorageFailure(error) {
+            do { read = try store.read(profile: profile) } catch let error as KCAuthError where error.code.isStorageFailure {
                 broken[store.name] = error
                 throw error
             }
             guard let secret = read else {
                 entry.state = .loginRequired(reason: "not logged in")
-                entry.fix = loginCommand(profile, hasSettings: entry.issuer != nil && entry.clientID != nil)
+                entry.fix = .signIn(needsSettings: entry.issuer == nil || entry.clientID == nil)
                 return entry
             }
             let state = try AuthState.decode(secret, profile: profile)
             entry.issuer = state.issuer
             entry.clientID = state.clientID
-            entry.user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.displayName
-            entry.accessTokenExpiresAt = state.expiresAtEpoch
-            entry.refreshTokenExpiresAt = state.refreshExpiresAt.flatMap(RFC3339.parse)
-            entry.state = State(SessionHealth.of(state, now: clock.now()))
+            entry.user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo).displayName
+            entry.accessTokenExpiresAt = state.expiresAt
+            entry.refreshTokenExpiresAt = state.refreshExpiresAt
+            entry.state = State(SessionHealth.of(state, now: clock.instant))
         } catch let error as KCAuthError where error.code == .loginRequired {
             entry.state = .loginRequired(reason: error.message)  // an unreadable stored state
         } catch {
-            let error = error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
+            let error = KCAuthError.wrapping(error)
             entry.state = .storageUnavailable(error)
-            entry.fix = error.hint
+            entry.fix = .storage(error)
             return entry
         }
-        if case .loginRequired = entry.state, entry.fix == nil { entry.fix = loginCommand(profile, hasSettings: true) }
+        if case .loginRequired = entry.state, entry.fix == nil { entry.fix = .signIn(needsSettings: false) }
         return entry
     }
 
-    static func isStorageFailure(_ error: KCAuthError) -> Bool {
-        [.storageUnavailable, .storageLocked, .storageNotResponding].contains(error.code)
-    }
-
-    /// Spelled for copy and paste; with the flags a login needs when the profile has no settings.
-    func loginCommand(_ profile: String, hasSettings: Bool) -> String {
-        var command = "kcauth login"
-        if profile != ProfileName.defaultName { command += " --profile \(profile)" }
-        if !hasSettings { command += " --issuer URL --client-id ID" }
-        return command
-    }
 }

@@ -21,8 +21,8 @@ public struct WhoAmI: Sendable {
         public var realmRoles: [String]
         public var clientRoles: [ClientRoles]
         public var scopes: [String]
-        public var accessTokenExpiresAt: Double?
-        public var refreshTokenExpiresAt: Double?
+        public var accessTokenExpiresAt: Instant?
+        public var refreshTokenExpiresAt: Instant?
         public var hasRefreshToken: Bool
         public var health: SessionHealth
         /// The store's name ("keyring", …).
@@ -31,8 +31,8 @@ public struct WhoAmI: Sendable {
         public var userinfo: JSONValue?
 
         public init(profile: String, issuer: String, clientID: String, claims: IdentityClaims?, rolesSource: String?,
-                    realmRoles: [String], clientRoles: [ClientRoles], scopes: [String], accessTokenExpiresAt: Double?,
-                    refreshTokenExpiresAt: Double?, hasRefreshToken: Bool, health: SessionHealth, storage: String, userinfo: JSONValue?) {
+                    realmRoles: [String], clientRoles: [ClientRoles], scopes: [String], accessTokenExpiresAt: Instant?,
+                    refreshTokenExpiresAt: Instant?, hasRefreshToken: Bool, health: SessionHealth, storage: String, userinfo: JSONValue?) {
             self.profile = profile
             self.issuer = issuer
             self.clientID = clientID
@@ -62,14 +62,14 @@ public struct WhoAmI: Sendable {
     /// userinfo endpoint is called with the stored access token (the caller refreshes it first).
     public func run(profile: String, userinfo http: OAuthHTTP? = nil) throws -> Identity {
         guard let secret = try store.read(profile: profile) else {
-            throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)')", hint: LoginHint.command(profile: profile))
+            throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)', \(store.name) storage)", remedy: .signIn(profile: profile))
         }
         let state = try AuthState.decode(secret, profile: profile)
-        let health = SessionHealth.of(state, now: clock.now())
+        let health = SessionHealth.of(state, now: clock.instant)
         if case .loginRequired(let reason) = health {
-            throw KCAuthError(.loginRequired, "profile '\(profile)' is no longer signed in: \(reason)", hint: LoginHint.command(profile: profile))
+            throw KCAuthError(.loginRequired, "profile '\(profile)' is no longer signed in: \(reason)", remedy: .signIn(profile: profile))
         }
-        let claims = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))
+        let claims = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo)
         let roleClaims: (String, IdentityClaims)?
         if let claims, claims.hasRoleClaims {
             roleClaims = ("id_token", claims)
@@ -82,7 +82,7 @@ public struct WhoAmI: Sendable {
             profile: profile, issuer: state.issuer, clientID: state.clientID, claims: claims,
             rolesSource: roleClaims?.0, realmRoles: roleClaims?.1.realmRoles ?? [], clientRoles: roleClaims?.1.clientRoles ?? [],
             scopes: state.scope.split(separator: " ").map(String.init),
-            accessTokenExpiresAt: state.expiresAtEpoch, refreshTokenExpiresAt: state.refreshExpiresAt.flatMap(RFC3339.parse),
+            accessTokenExpiresAt: state.expiresAt, refreshTokenExpiresAt: state.refreshExpiresAt,
             hasRefreshToken: state.refreshToken != nil, health: health, storage: store.name, userinfo: nil)
         if let http {
             identity.userinfo = try Userinfo(http: http).fetch(state, expectedSubject: claims?.subject, profile: profile)

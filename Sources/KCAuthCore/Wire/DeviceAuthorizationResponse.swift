@@ -5,6 +5,8 @@ import KCAuthCrypto
 public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
     /// §3.5: "If no value is provided, clients MUST use 5 as the default."
     public static let defaultInterval: Double = 5
+    /// The longest a device code is waited for, whatever the provider says.
+    public static let longestLifetime: Double = 86_400
 
     public var deviceCode: String
     public var userCode: String
@@ -47,11 +49,14 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
         }
         verificationURI = uri
         verificationURIComplete = try c.decodeIfPresent(String.self, forKey: .verificationURIComplete)
-        guard let lifetime = try c.decodeLenientNumber(.expiresIn), lifetime > 0 else {
+        guard let lifetime = try c.decodeSeconds(.expiresIn), lifetime.value > 0 else {
             throw DecodingError.keyNotFound(CodingKeys.expiresIn, .init(codingPath: [], debugDescription: "no positive expires_in"))
         }
-        expiresIn = lifetime
-        // A zero or negative interval would have kcauth hammer the token endpoint: at least 1 s.
-        interval = max(1, try c.decodeLenientNumber(.interval) ?? Self.defaultInterval)
+        // Nobody types a code for longer than a day: a larger lifetime would only keep kcauth
+        // polling for nothing.
+        expiresIn = min(lifetime.value, Self.longestLifetime)
+        // A zero interval would have kcauth hammer the token endpoint (at least 1 s); one longer
+        // than the code lives would never poll (at most the lifetime).
+        interval = min(max(1, try c.decodeSeconds(.interval)?.value ?? Self.defaultInterval), expiresIn)
     }
 }

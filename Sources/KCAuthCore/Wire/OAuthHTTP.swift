@@ -19,17 +19,46 @@ public struct OAuthHTTP: Sendable {
     /// POST a form to a token-style endpoint. 200 → `T`; a JSON OAuth error (400/401) → `.provider`
     /// carrying the error code in `cause`; anything else → `.network`.
     public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)], what: String) throws -> T {
+        try decode(type, from: try postFormBody(to: url, fields: fields, what: what), what: what, url: url)
+    }
+
+    /// `postForm` without the decoding: the 200 answer's body, for a caller that must act on part
+    /// of it (a rotated refresh token) before the rest is checked.
+    public func postFormBody(to url: String, fields: [(String, String)], what: String) throws -> [UInt8] {
         let response = try transport.send(HTTPRequest(
             method: .post, url: url,
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
             body: Array(FormEncoding.encode(fields).utf8)))
-        if response.status == 200 {
-            return try decode(type, from: response.body, what: what, url: url)
-        }
-        if let oauth = Self.oauthError(response) {
-            throw KCAuthError(.provider, "\(what) failed: \(oauth.summary)", cause: oauth.error)
+        if response.status == 200 { return response.body }
+        if var oauth = Self.oauthError(response) {
+            // Some providers echo the request in error_description: never print a secret we sent.
+            oauth.errorDescription = oauth.errorDescription.map { Self.redact($0, secretsIn: fields) }
+            throw KCAuthError(.provider, "\(what) failed: \(oauth.summary)", cause: oauth.errorDescription, oauthError: OAuthErrorCode(oauth.error))
         }
         throw KCAuthError(.network, "\(what) at \(url) answered HTTP \(response.status)")
+    }
+
+    /// `: 'expires_in' is not a non-negative number of seconds`, from a decoding error that says
+    /// which field was wrong; empty otherwise.
+    static func fieldProblem(_ error: any Error) -> String {
+        guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError,
+              context.debugDescription.hasPrefix("'") else { return "" }
+        return ": " + Sanitize.oneLine(context.debugDescription, limit: 120)
+    }
+
+    /// The form fields whose values are credentials (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636 §4.5;
+    /// RFC 8628 §3.4; RFC 7523 §2.2; RFC 7009 §2.1).
+    static let secretFields: Set<String> = ["code", "code_verifier", "refresh_token", "device_code", "client_secret",
+                                             "client_assertion", "token", "id_token_hint", "assertion", "password"]
+
+    /// `text` with every secret value of `fields` replaced, so a provider that echoes its input
+    /// cannot make kcauth print a token.
+    static func redact(_ text: String, secretsIn fields: [(String, String)]) -> String {
+        var result = text
+        for (name, value) in fields where secretFields.contains(name) && value.count >= 4 {
+            result = result.replacing(value, with: "[redacted]")
+        }
+        return result
     }
 
     /// The OAuth error in a 4xx response body, if it is one (RFC 6749 §5.2).
@@ -38,11 +67,11 @@ public struct OAuthHTTP: Sendable {
         return try? JSONDecoder().decode(OAuthErrorResponse.self, from: Data(response.body))
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], what: String, url: String) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from body: [UInt8], what: String, url: String) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: Data(body))
         } catch {
-            throw KCAuthError(.invalidResponse, "\(what) at \(url) is not the expected JSON", cause: "\(error)")
+            throw KCAuthError(.invalidResponse, "\(what) at \(url) is not the expected JSON\(Self.fieldProblem(error))", cause: "\(error)")
         }
     }
 }

@@ -5,9 +5,9 @@ import FoundationEssentials
 public struct TokenResponse: Sendable, Equatable, Decodable {
     public var accessToken: String
     public var tokenType: String
-    public var expiresIn: Double?
+    public var expiresIn: Seconds?
     public var refreshToken: String?
-    public var refreshExpiresIn: Double?
+    public var refreshExpiresIn: Seconds?
     public var idToken: String?
     public var scope: String?
 
@@ -21,8 +21,8 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         case scope
     }
 
-    public init(accessToken: String, tokenType: String, expiresIn: Double? = nil, refreshToken: String? = nil,
-                refreshExpiresIn: Double? = nil, idToken: String? = nil, scope: String? = nil) {
+    public init(accessToken: String, tokenType: String, expiresIn: Seconds? = nil, refreshToken: String? = nil,
+                refreshExpiresIn: Seconds? = nil, idToken: String? = nil, scope: String? = nil) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -36,20 +36,10 @@ public struct TokenResponse: Sendable, Equatable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try c.decode(String.self, forKey: .accessToken)
         tokenType = try c.decode(String.self, forKey: .tokenType)
-        expiresIn = try c.decodeLenientNumber(.expiresIn)
+        expiresIn = try c.decodeSeconds(.expiresIn)
         refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken)
-        refreshExpiresIn = try c.decodeLenientNumber(.refreshExpiresIn)
+        refreshExpiresIn = try c.decodeSeconds(.refreshExpiresIn)
         idToken = try c.decodeIfPresent(String.self, forKey: .idToken)
         scope = try c.decodeIfPresent(String.self, forKey: .scope)
-    }
-}
-
-
-extension KeyedDecodingContainer {
-    /// Some providers send numbers as strings (`"expires_in": "300"`); accept both.
-    func decodeLenientNumber(_ key: Key) throws -> Double? {
-        if let n = try? decodeIfPresent(Double.self, forKey: key) { return n }
-        if let s = try? decodeIfPresent(String.self, forKey: key) { return Double(s) }
-        return nil
     }
 }

@@ -5,12 +5,12 @@
 /// 2023-11-14, nonce = base64url of sixteen 0x01 bytes (what `FixedRandom` produces), at_hash of
 /// "at-1", preferred_username "alice". `idTokenRotatedKid` is the same token signed by the same key
 /// but naming kid "core-test-rotated", which the JWKS does not list.
-enum Fixtures {
-    static let issuer = "https://sso.example.test/realms/demo"
-    static let nonce = "AQEBAQEBAQEBAQEBAQEBAQ"
-    static let now: Double = 1_763_700_000  // 2025-11-21
+public enum Fixtures {
+    public static let issuer = "https://sso.example.test/realms/demo"
+    public static let nonce = "AQEBAQEBAQEBAQEBAQEBAQ"
+    public static let now: Double = 1_763_700_000  // 2025-11-21
 
-    static let discovery = """
+    public static let discovery = """
     {"issuer":"https://sso.example.test/realms/demo",
      "authorization_endpoint":"https://sso.example.test/realms/demo/protocol/openid-connect/auth",
      "token_endpoint":"https://sso.example.test/realms/demo/protocol/openid-connect/token",
@@ -37,29 +37,29 @@ enum Fixtures {
      "authorization_response_iss_parameter_supported":true}
     """
 
-    static let tokenEndpoint = issuer + "/protocol/openid-connect/token"
-    static let jwksURI = issuer + "/protocol/openid-connect/certs"
-    static let authorizationEndpoint = issuer + "/protocol/openid-connect/auth"
+    public static let tokenEndpoint = issuer + "/protocol/openid-connect/token"
+    public static let jwksURI = issuer + "/protocol/openid-connect/certs"
+    public static let authorizationEndpoint = issuer + "/protocol/openid-connect/auth"
 
-    static let modulus = "15cFT__jwQAXOyg63FU7BIIMmqj5t7xQXwgd_gYkvWicEXX18qu2iqA9JdOdPH0emVRl86AivklZpYVgB_pqOBNiGCqhr7ow0Qrnjgp-HxpFCaYnigf65Na1ABVvir7qucl3ekoM3Vu8Pzis2Jf_Mt3v3s5uazAdIGmhJdHuL6AtLj48IzNvsaJS0_hlDdUXC3-3obqrfkYQWb2ox75YWWo_ykZxC-KH1dMk-jn4iWuTRZBLRNcTSCLnHmbFKCV6ox1eJaNOXm-Vf00ZPGI4fVSJN_y1oM0TMeaTluJmKAU4L5d43y_UKgEwgtOgVqIvFi0GMvBMy3FAxVebNV08tQ"
+    public static let modulus = "15cFT__jwQAXOyg63FU7BIIMmqj5t7xQXwgd_gYkvWicEXX18qu2iqA9JdOdPH0emVRl86AivklZpYVgB_pqOBNiGCqhr7ow0Qrnjgp-HxpFCaYnigf65Na1ABVvir7qucl3ekoM3Vu8Pzis2Jf_Mt3v3s5uazAdIGmhJdHuL6AtLj48IzNvsaJS0_hlDdUXC3-3obqrfkYQWb2ox75YWWo_ykZxC-KH1dMk-jn4iWuTRZBLRNcTSCLnHmbFKCV6ox1eJaNOXm-Vf00ZPGI4fVSJN_y1oM0TMeaTluJmKAU4L5d43y_UKgEwgtOgVqIvFi0GMvBMy3FAxVebNV08tQ"
 
-    static let jwks = """
+    public static let jwks = """
     {"keys":[{"kty":"RSA","kid":"core-test-enc","use":"enc","alg":"RSA-OAEP","n":"\(modulus)","e":"AQAB"},
              {"kty":"RSA","kid":"core-test-1","use":"sig","alg":"RS256","n":"\(modulus)","e":"AQAB"}]}
     """
 
-    static let idToken = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImNvcmUtdGVzdC0xIn0.eyJpc3MiOiJodHRwczovL3Nzby5leGFtcGxlLnRlc3QvcmVhbG1zL2RlbW8iLCJzdWIiOiJ1LTEiLCJhdWQiOiJrY2F1dGgiLCJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTcwMDAwMDAwMCwibm9uY2UiOiJBUUVCQVFFQkFRRUJBUUVCQVFFQkFRIiwiYXpwIjoia2NhdXRoIiwiYXRfaGFzaCI6IlI4UFlhSVFkY1lFZGtTYzlUZUd5aVEiLCJwcmVmZXJyZWRfdXNlcm5hbWUiOiJhbGljZSIsImVtYWlsIjoiYWxpY2VAZXhhbXBsZS50ZXN0IiwibmFtZSI6IkFsaWNlIExpZGRlbGwiLCJ0eXAiOiJJRCJ9.cc8RkWrrwA1KqcPdUCe7FpX1mih9VnBQd0FYm7k0dOH2s6OcEHvnCE-9-eXfe36DSUHjGWHghBsxDdWLq_pu24j66-g-FU13PmLIhyYxb74WQTTwusOub6t9-Rz-IRohpIPACgSG5Jo2cYUUA7KRSM-APE7xJu-0gvfyHjBi0tQr1lO30Biyzn1s5QXHpi7DIdWWgFWJUYO1Wvg2JvIso9vJBZvOorAwtuu9pbE1BPca08J3IGGWAzDnIpVqR29eijedUvB5XKDnKb7wXdemmE68t7eT26Q3Ru5_Q9Z-YTRxMU_KhfnJOGyxkaRsAsMgU5iLsws8EYGtC-HiGfMpkg"
+    public static let idToken = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImNvcmUtdGVzdC0xIn0.eyJpc3MiOiJodHRwczovL3Nzby5leGFtcGxlLnRlc3QvcmVhbG1zL2RlbW8iLCJzdWIiOiJ1LTEiLCJhdWQiOiJrY2F1dGgiLCJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTcwMDAwMDAwMCwibm9uY2UiOiJBUUVCQVFFQkFRRUJBUUVCQVFFQkFRIiwiYXpwIjoia2NhdXRoIiwiYXRfaGFzaCI6IlI4UFlhSVFkY1lFZGtTYzlUZUd5aVEiLCJwcmVmZXJyZWRfdXNlcm5hbWUiOiJhbGljZSIsImVtYWlsIjoiYWxpY2VAZXhhbXBsZS50ZXN0IiwibmFtZSI6IkFsaWNlIExpZGRlbGwiLCJ0eXAiOiJJRCJ9.cc8RkWrrwA1KqcPdUCe7FpX1mih9VnBQd0FYm7k0dOH2s6OcEHvnCE-9-eXfe36DSUHjGWHghBsxDdWLq_pu24j66-g-FU13PmLIhyYxb74WQTTwusOub6t9-Rz-IRohpIPACgSG5Jo2cYUUA7KRSM-APE7xJu-0gvfyHjBi0tQr1lO30Biyzn1s5QXHpi7DIdWWgFWJUYO1Wvg2JvIso9vJBZvOorAwtuu9pbE1BPca08J3IGGWAzDnIpVqR29eijedUvB5XKDnKb7wXdemmE68t7eT26Q3Ru5_Q9Z-YTRxMU_KhfnJOGyxkaRsAsMgU5iLsws8EYGtC-HiGfMpkg"
 
-    static let idTokenRotatedKid = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImNvcmUtdGVzdC1yb3RhdGVkIn0.eyJpc3MiOiJodHRwczovL3Nzby5leGFtcGxlLnRlc3QvcmVhbG1zL2RlbW8iLCJzdWIiOiJ1LTEiLCJhdWQiOiJrY2F1dGgiLCJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTcwMDAwMDAwMCwibm9uY2UiOiJBUUVCQVFFQkFRRUJBUUVCQVFFQkFRIiwiYXpwIjoia2NhdXRoIiwiYXRfaGFzaCI6IlI4UFlhSVFkY1lFZGtTYzlUZUd5aVEiLCJwcmVmZXJyZWRfdXNlcm5hbWUiOiJhbGljZSIsImVtYWlsIjoiYWxpY2VAZXhhbXBsZS50ZXN0IiwibmFtZSI6IkFsaWNlIExpZGRlbGwiLCJ0eXAiOiJJRCJ9.nnsoRgJ6r0h68bUgVQucQ1O9svahTFWDxOw8ajizLjER3z7OgGLfbpo8ZPCbCgo7acVItDrEbYBYoKCugwsdhL_OprYlG8OJvU9lil0mk_bH5DASVSTX52vnxOWk7xU4Rw1jFY1To_AJ6GcgTEZJIuoorCmqBwffalgn0FK-_8KBItXjAQGZiERNXrSES5EB_c0hC2jwX0cXrLzVuBXkRYBn930Z_7x6U2-WV4zwEndWaKllTMvkD2G6AmCHub9yhqaWIWtMf8KiMRMlE4dfcirElTX2jEyew7lBA_5-2n8HjusjYzS_p4DbiUabGM1ixf3itgJLm4J9SFcqURBUbQ"
+    public static let idTokenRotatedKid = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImNvcmUtdGVzdC1yb3RhdGVkIn0.eyJpc3MiOiJodHRwczovL3Nzby5leGFtcGxlLnRlc3QvcmVhbG1zL2RlbW8iLCJzdWIiOiJ1LTEiLCJhdWQiOiJrY2F1dGgiLCJleHAiOjQxMDI0NDQ4MDAsImlhdCI6MTcwMDAwMDAwMCwibm9uY2UiOiJBUUVCQVFFQkFRRUJBUUVCQVFFQkFRIiwiYXpwIjoia2NhdXRoIiwiYXRfaGFzaCI6IlI4UFlhSVFkY1lFZGtTYzlUZUd5aVEiLCJwcmVmZXJyZWRfdXNlcm5hbWUiOiJhbGljZSIsImVtYWlsIjoiYWxpY2VAZXhhbXBsZS50ZXN0IiwibmFtZSI6IkFsaWNlIExpZGRlbGwiLCJ0eXAiOiJJRCJ9.nnsoRgJ6r0h68bUgVQucQ1O9svahTFWDxOw8ajizLjER3z7OgGLfbpo8ZPCbCgo7acVItDrEbYBYoKCugwsdhL_OprYlG8OJvU9lil0mk_bH5DASVSTX52vnxOWk7xU4Rw1jFY1To_AJ6GcgTEZJIuoorCmqBwffalgn0FK-_8KBItXjAQGZiERNXrSES5EB_c0hC2jwX0cXrLzVuBXkRYBn930Z_7x6U2-WV4zwEndWaKllTMvkD2G6AmCHub9yhqaWIWtMf8KiMRMlE4dfcirElTX2jEyew7lBA_5-2n8HjusjYzS_p4DbiUabGM1ixf3itgJLm4J9SFcqURBUbQ"
 
     /// The ID token with one signature character changed.
-    static var idTokenTampered: String {
+    public static var idTokenTampered: String {
         var chars = Array(idToken)
         chars[chars.count - 5] = chars[chars.count - 5] == "A" ? "B" : "A"
         return String(chars)
     }
 
-    static func tokenResponse(idToken: String = idToken, accessToken: String = "at-1") -> String {
+    public static func tokenResponse(idToken: String = idToken, accessToken: String = "at-1") -> String {
         """
         {"access_token":"\(accessToken)","expires_in":300,"refresh_expires_in":1800,"refresh_token":"rt-1",
          "token_type":"Bearer","id_token":"\(idToken)","not-before-policy":0,"session_state":"s-1","scope":"openid profile email"}

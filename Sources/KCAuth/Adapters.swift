@@ -1,0 +1,69 @@
+import FoundationEssentials
+import KCAuthCore
+import KCAuthCrypto
+import KCAuthSystem
+
+/// Everything kcauth talks to outside its own logic: the seams a test replaces. `system` builds
+/// the real ones; `KCAuthTestSupport` has fakes. Factories, not instances, for the adapters that
+/// cost something to set up, so the `token` hot path never initialises libcurl or binds a socket.
+public struct Adapters: Sendable {
+    public var environment: [String: String]
+    /// For relative paths given on the command line; nil when unknown.
+    public var workingDirectory: String?
+    public var clock: any TimeSource
+    public var random: any RandomSource
+    public var settings: any SettingsStore
+    /// HTTP for a provider, trusting `caFile` in addition to the system's CAs.
+    public var transport: @Sendable (_ caFile: String?) -> any HTTPTransport
+    /// A profile's store of a kind; `warn` receives one-line warnings (the plaintext file store).
+    public var secretStore: @Sendable (_ kind: StorageKind, _ warn: @escaping @Sendable (String) -> Void) -> any SecretStore
+    /// The runtime token cache; nil: none.
+    public var tokenCache: (any TokenCache)?
+    /// The cross-process refresh lock for sessions in a store of `kind`.
+    public var lock: @Sendable (_ kind: StorageKind) -> any ProfileLock
+    public var opener: any URLOpener
+    /// A loopback listener answering on `path` (`/callback`, `/logged-out`).
+    public var receiver: @Sendable (_ path: String) -> any RedirectReceiver
+    public var sleeper: any Sleeper
+
+    public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
+                settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
+                secretStore: @escaping @Sendable (StorageKind, @escaping @Sendable (String) -> Void) -> any SecretStore,
+                tokenCache: (any TokenCache)?, lock: @escaping @Sendable (StorageKind) -> any ProfileLock,
+                opener: any URLOpener, receiver: @escaping @Sendable (String) -> any RedirectReceiver, sleeper: any Sleeper) {
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.clock = clock
+        self.random = random
+        self.settings = settings
+        self.transport = transport
+        self.secretStore = secretStore
+        self.tokenCache = tokenCache
+        self.lock = lock
+        self.opener = opener
+        self.receiver = receiver
+        self.sleeper = sleeper
+    }
+
+    /// The real adapters for an environment.
+    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> Adapters {
+        let paths = Paths(environment: environment)
+        let cwd = FileManager.default.currentDirectoryPath
+        return Adapters(
+            environment: environment, workingDirectory: cwd.hasPrefix("/") ? cwd : nil,
+            clock: SystemClock(), random: SecureRandom(), settings: FileSettingsStore(path: paths.configFile),
+            transport: { CurlTransport(caFile: $0) },
+            secretStore: { kind, warn in
+                switch kind {
+                case .file: return FileSecretStore(directory: paths.stateDirectory, warn: warn)
+                case .memory: return MemorySecretStore()
+                default: return LibSecretStore(environment: environment)
+                }
+            },
+            tokenCache: RuntimeTokenCache.forEnvironment(environment, paths: paths),
+            lock: { FileProfileLock(namespace: $0.rawValue) },
+            opener: BrowserOpener(environment: environment),
+            receiver: { LoopbackReceiver(path: $0) },
+            sleeper: SystemSleeper())
+    }
+}

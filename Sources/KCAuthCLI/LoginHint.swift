@@ -1,0 +1,22 @@
+import KCAuthCore
+
+/// The CLI's words for "sign in again": the command that fixes a "login required" state,
+/// spelled for copy and paste.
+enum LoginHint {
+    static func command(profile: String) -> String {
+        "run `\(login(profile: profile))`"
+    }
+
+    static func login(profile: String) -> String {
+        profile == ProfileName.defaultName ? "kcauth login" : "kcauth login --profile \(profile)"
+    }
+
+    /// The hint an error carries, else its remedy in words.
+    static func hint(for error: KCAuthError) -> String? {
+        if let hint = error.hint { return hint }
+        switch error.remedy {
+        case .signIn(let profile)?: return command(profile: profile)
+        case nil: return nil
+        }
+    }
+}

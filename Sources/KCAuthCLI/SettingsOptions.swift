@@ -1,0 +1,28 @@
+import KCAuthCore
+
+/// The options that feed the settings resolver, shared by the commands that take them, and the
+/// one function that turns a parsed command into `SettingsFlags`.
+enum SettingsOptions {
+    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default", environment: "KCAUTH_PROFILE",
+                                    completes: .profiles)
+    static let issuer = OptionSpec("issuer", value: "URL", help: "OpenID Provider issuer URL", environment: "KCAUTH_ISSUER")
+    static let server = OptionSpec("server", value: "URL", help: "Keycloak base URL (with --realm; issuer = URL/realms/NAME)")
+    static let realm = OptionSpec("realm", value: "NAME", help: "Keycloak realm (with --server)")
+    static let clientID = OptionSpec("client-id", value: "ID", help: "OAuth client id of a public client", environment: "KCAUTH_CLIENT_ID")
+    static let scope = OptionSpec("scope", value: "SCOPES", help: "Scopes to request; openid is always added", default: "openid profile email")
+    static let port = OptionSpec("port", value: "N", help: "Loopback port for the redirect (0: any free port)", default: "0")
+    static let timeout = OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser", default: "300")
+    static let caFile = OptionSpec("ca-file", value: "PEM", help: "Trust the CA certificates in this file for the provider's TLS",
+                                   environment: "KCAUTH_CA_FILE", completes: .files)
+    static let storage = OptionSpec("storage", value: "KIND", help: "Where to keep the session, remembered per profile",
+                                    default: "keyring", choices: StorageKind.allCases.map(\.rawValue), environment: "KCAUTH_STORAGE")
+    static let flow = OptionSpec("flow", value: "MODE", help: "How to sign in, remembered for the profile",
+                                 choices: FlowSetting.allCases.map(\.rawValue), environment: "KCAUTH_FLOW")
+
+    /// What the command line said; options a command does not take are simply absent.
+    static func flags(_ c: ParsedCommand, flow: FlowSetting? = nil) -> SettingsFlags {
+        SettingsFlags(profile: c.value(profile), issuer: c.value(issuer), server: c.value(server), realm: c.value(realm),
+                      clientID: c.value(clientID), scope: c.value(scope), storage: c.value(storage), caFile: c.value(caFile),
+                      flow: flow ?? c.value(Self.flow).flatMap(FlowSetting.init(rawValue:)), port: c.value(port), timeout: c.value(timeout))
+    }
+}

@@ -1,0 +1,30 @@
+/// Every setting of one profile, resolved once per command with the precedence
+/// flag > environment > saved profile > default, each with its source.
+///
+/// The one place that precedence is written: commands, the library (`TokenProvider`),
+/// `doctor` and `status` all read settings from here.
+public struct ResolvedProfile: Sendable, Equatable {
+    public var profile: Setting<String>
+    /// Normalised (`IssuerPolicy`); nil when nothing names one.
+    public var issuer: Setting<String>?
+    public var clientID: Setting<String>?
+    /// Normalised, `openid` included.
+    public var scope: Setting<String>
+    public var storage: Setting<StorageKind>
+    /// An absolute path; nil: the system's trust store.
+    public var caFile: Setting<String>?
+    /// nil when nothing asks for a flow (kcauth chooses).
+    public var flow: Setting<FlowSetting>?
+    public var port: Setting<UInt16>
+    /// Seconds to wait for the browser.
+    public var timeout: Setting<Double>
+    /// What the configuration file says for this profile (for what a login must remember).
+    public var saved: ProfileSettings
+
+    public var name: String { profile.value }
+
+    /// What a runtime cache entry of this profile must match to be served.
+    public var cacheBinding: CacheBinding {
+        CacheBinding(storage: storage.value, issuer: issuer?.value, clientID: clientID?.value)
+    }
+}

@@ -1,0 +1,32 @@
+/// Writing a new session is one operation, in one place, in an order that can never leave a
+/// stale runtime copy behind:
+/// 1. the runtime cache entry goes first (nothing can serve the old token once the store changes);
+/// 2. then the secret (the session itself, with its new `sessionID`);
+/// 3. then the settings that produced it (not for a memory login, which keeps nothing).
+///
+/// If step 3 fails, the store already holds the new session and no cached copy exists: every
+/// command reads the new session from the store, and the error is reported.
+public struct SessionWriter: Sendable {
+    let store: any SecretStore
+    let cache: (any TokenCache)?
+    let settings: (any SettingsStore)?
+    let remember: ProfileSettings?
+
+    /// `settings` and `remember` nil: leave the configuration file alone.
+    public init(store: any SecretStore, cache: (any TokenCache)?, settings: (any SettingsStore)? = nil, remember: ProfileSettings? = nil) {
+        self.store = store
+        self.cache = cache
+        self.settings = settings
+        self.remember = remember
+    }
+
+    public func write(_ state: AuthState, profile: String) throws {
+        cache?.remove(profile: profile)
+        try store.write(try state.encoded(), for: SecretKey(profile: profile, issuer: state.issuer, clientID: state.clientID))
+        if let settings, let remember {
+            var config = try settings.load()
+            remember.apply(to: &config, profile: profile)
+            try settings.save(config)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import KCAuth
+import KCAuthCore
+
+/// Every adapter kcauth needs, as fakes, for running commands and library use cases in-process.
+/// Whatever a test does not set up fails loudly: an unexpected HTTP request is a test failure.
+public final class FakeAdapters: @unchecked Sendable {
+    public let transport = FakeTransport()
+    public let stores: [StorageKind: InMemorySecretStore] = [.keyring: InMemorySecretStore(name: "keyring"),
+                                                              .file: InMemorySecretStore(name: "file"),
+                                                              .memory: InMemorySecretStore(name: "memory")]
+    public let settings: InMemorySettingsStore
+    public let cache = MemoryTokenCache()
+    public let lock = RecordingLock()
+    public let opener = RecordingOpener()
+    public let receiver = ScriptedReceiver()
+    public let sleeper = FakeSleeper()
+    public var clock = FixedClock(time: Fixtures.now)
+    public var environment: [String: String]
+
+    public init(config: String = "", environment: [String: String] = [:]) {
+        settings = InMemorySettingsStore(config)
+        self.environment = environment
+        receiver.openedURL = { [opener] in opener.opened.last ?? "" }
+    }
+
+    public var keyring: InMemorySecretStore { stores[.keyring]! }
+
+    public var adapters: Adapters {
+        Adapters(environment: environment, workingDirectory: "/work", clock: clock, random: FixedRandom(), settings: settings,
+                 transport: { [transport] _ in transport },
+                 secretStore: { [stores] kind, _ in stores[kind]! },
+                 tokenCache: cache, lock: { [lock] _ in lock }, opener: opener,
+                 receiver: { [receiver] _ in receiver }, sleeper: sleeper)
+    }
+
+    /// The provider of `Fixtures`: discovery and JWKS answered, tokens as given.
+    public func serveProvider(tokenResponses: [String] = [Fixtures.tokenResponse()]) {
+        transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
+        transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        for response in tokenResponses { transport.on(.post, Fixtures.tokenEndpoint, json: response) }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@_exported import KCAuthCore
+
+/// HTTP stub: answers only the routes it was given; anything else fails the test loudly.
+public final class FakeTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var routes: [String: [HTTPResponse]] = [:]
+    public private(set) var requests: [HTTPRequest] = []
+
+    public init() {}
+
+    /// Queues a response for `METHOD URL`; the last queued response repeats.
+    public func on(_ method: HTTPRequest.Method, _ url: String, status: Int = 200, json: String) {
+        lock.withLock { routes["\(method.rawValue) \(url)", default: []].append(HTTPResponse(status: status, headers: ["content-type": "application/json"], body: Array(json.utf8))) }
+    }
+
+    public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        try lock.withLock {
+            requests.append(request)
+            let key = "\(request.method.rawValue) \(request.url)"
+            guard var queue = routes[key], let first = queue.first else {
+                Issue.record("unexpected HTTP request: \(key)")
+                throw KCAuthError(.network, "no stub for \(key)")
+            }
+            if queue.count > 1 { queue.removeFirst(); routes[key] = queue }
+            return first
+        }
+    }
+
+    public func requests(to url: String) -> [HTTPRequest] { lock.withLock { requests.filter { $0.url == url } } }
+}
