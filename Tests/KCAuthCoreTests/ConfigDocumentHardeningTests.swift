@@ -41,6 +41,13 @@ import Testing
         #expect(performing: { try ConfigDocument(parsing: text, path: "/c") }, throws: configurationError(message))
     }
 
+    /// Found by the `config` fuzz target: a comment with a CR inside parsed, but was refused on write.
+    @Test(arguments: ["\u{FEFF}# edited on Windd = w\r/////e///\n", "# a\r\r\n[p]\r\n", "\r# x\n"])
+    func everyFileThatParsesIsWrittenBackTheSame(text: String) throws {
+        let doc = try ConfigDocument(parsing: text, path: "/c")
+        #expect(try ConfigDocument(parsing: try doc.serialized(path: "/c"), path: "/c") == doc)
+    }
+
     @Test func commentsMayHoldAnythingAndAreKeptVerbatim() throws {
         let text = "# \u{1B}[1mbold\u{1B}[0m and a\ttab\n[p]\n"
         #expect(try ConfigDocument(parsing: text, path: "/c").serialized(path: "/c") == text)

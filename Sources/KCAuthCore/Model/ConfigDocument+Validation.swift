@@ -26,8 +26,9 @@ extension ConfigDocument {
                 }
             case .other(let text):
                 let trimmed = text.trimmingWhitespace()
+                // A CR inside a comment is harmless; one at its end would be read as the line ending.
                 guard trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";"),
-                      !text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else {
+                      !text.unicodeScalars.contains("\n"), text.unicodeScalars.last != "\r" else {
                     throw refusal(path, "a comment line would not read back as a comment")
                 }
             }

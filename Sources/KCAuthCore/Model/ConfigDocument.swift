@@ -40,7 +40,8 @@ public struct ConfigDocument: Sendable, Equatable {
         usesCRLF = rawLines.count > 1 && rawLines[0].last == "\r"
         for (index, scalarLine) in rawLines.enumerated() {
             var rawScalars = scalarLine
-            if rawScalars.last == "\r" { rawScalars.removeLast() }
+            // The line ending, and any stray CRs before it: kept, they would change on every rewrite.
+            while rawScalars.last == "\r" { rawScalars.removeLast() }
             let raw = String(rawScalars)
             let line = raw.trimmingWhitespace()
             let number = index + 1
