@@ -70,6 +70,8 @@ public struct ConfigDocument: Sendable, Equatable {
             }
         }
         while case .other(let s)? = lines.last, s.isEmpty { lines.removeLast() }
+        // Nothing left to write: no line-ending style or BOM to keep (they would not read back).
+        if lines.isEmpty { usesCRLF = false; hasByteOrderMark = false }
     }
 
     /// The document as file text, unchecked: what is written goes through `serialized(path:)`,
