@@ -21,7 +21,7 @@ extension ConfigDocument {
                 }
                 // Whitespace at either end would be trimmed on the next read: refuse rather than
                 // write something that reads back differently.
-                guard value.trimmingWhitespace() == value else {
+                guard Self.trimmed(Substring(value).unicodeScalars) == value else {
                     throw refusal(path, "\(place): the value begins or ends with whitespace")
                 }
             case .other(let text):
@@ -34,6 +34,16 @@ extension ConfigDocument {
             }
         }
         return text
+    }
+
+    /// Without the spaces, tabs and CRs at either end, scalar by scalar (so that a combining
+    /// mark after a space is not taken for part of the space).
+    static func trimmed(_ scalars: Substring.UnicodeScalarView) -> String {
+        func blank(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" || s == "\r" }
+        var view = scalars
+        while let first = view.first, blank(first) { view.removeFirst() }
+        while let last = view.last, blank(last) { view.removeLast() }
+        return String(view)
     }
 
     /// Letters, digits and '_' (`client_id`, `default_profile`).

@@ -55,9 +55,11 @@ public struct ConfigDocument: Sendable, Equatable {
                 guard ProfileName.isValid(name) else { throw Self.error(path, number, "'\(Sanitize.oneLine(name))' is not a valid profile name (letters, digits, '.', '_', '-')") }
                 guard sections.insert(name).inserted else { throw Self.error(path, number, "profile [\(name)] appears twice") }
                 lines.append(.section(name))
-            } else if let eq = line.firstIndex(of: "=") {
-                let key = String(line[..<eq]).trimmingWhitespace()
-                let value = String(line[line.index(after: eq)...]).trimmingWhitespace()
+            } else if let eq = line.unicodeScalars.firstIndex(of: "=") {
+                // Split and trim by scalars, not Characters: "= \u{301}x" is "=", " \u{301}" and
+                // "x" as Characters, so a value starting with a combining mark would not read back.
+                let key = Self.trimmed(line.unicodeScalars[..<eq])
+                let value = Self.trimmed(line.unicodeScalars[line.unicodeScalars.index(after: eq)...])
                 guard Self.isValidKey(key) else {
                     throw Self.error(path, number, "'\(Sanitize.oneLine(key))' is not a valid key")
                 }
