@@ -136,3 +136,16 @@ def test_kcauth_full_is_not_looked_up_in_path(tmp_path):
     front = lone_front(tmp_path / "bin")
     r = run(["kcauth", "--version"], executable=front, env={"PATH": f"{elsewhere}:/usr/bin:/bin"})
     assert r.returncode == 1 and "the full kcauth program is missing" in r.stderr, r
+
+
+def test_a_warm_token_is_served_by_the_front_alone_and_other_names_go_to_the_full_program(provider, keyring, kcauth, tmp_path):
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
+    assert r.returncode == 0, r
+    token = kcauth("token")
+    assert token.returncode == 0 and token.stdout.count(".") == 2, token   # the runtime cache is warm now
+    r, calls = execs(tmp_path, ["kcauth", "token"], kcauth.env)
+    assert (r.returncode, r.stdout) == (0, token.stdout), r
+    assert [path for path, _, _ in calls if path.endswith("/kcauth-full")] == [], calls
+    # Under another name the front does not answer: that name is the full program's to dispatch.
+    r, calls = execs(tmp_path, ["some-other-name", "token"], kcauth.env)
+    assert [argv for path, argv, _ in calls if path.endswith("/kcauth-full")] == [["some-other-name", "token"]], calls
