@@ -323,6 +323,9 @@ def main():
             for name in ("/bin/true", "oidc-token", "kcauth token", "kcauth token -o json", "kcauth --version (front, exec full)",
                          "secret-tool lookup"):
                 counts[name] = instructions(commands[name], env, work)
+            shutil.copyfile(many, config)
+            counts[many_name] = instructions(pair[many_name][0], env, work)
+            shutil.copyfile(one, config)
             print(f"\n  instructions (callgrind, children followed): " +
                   ", ".join(f"{name} {n / 1e6:.2f} M" for name, n in counts.items()))
         if args.json:
