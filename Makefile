@@ -42,20 +42,24 @@ DOC_FILES        = $(MANPAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLE
 
 DIST ?= dist
 
+# Symlinks to kcauth under the names git and docker run credential helpers by.
+HELPER_LINKS = git-credential-kcauth docker-credential-kcauth
+
 .PHONY: help deps build release docs unit integration test demo provider clean \
-        install uninstall package package-test
+        install uninstall package package-test fuzz fuzz-smoke
 
 help:
 	@echo "make demo         build kcauth and sign in to the bundled local test provider (DEMO_ARGS=--real-browser)"
 	@echo "make test         install dependencies, build, run unit and integration tests"
 	@echo "make build        debug build (.build/debug/kcauth)"
+	@echo "make fuzz         build the libFuzzer targets (.build-fuzz) and run each for FUZZ_SECONDS=60 (FUZZ_TARGETS= to pick)"
 	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth and kcauth-full, SCRATCH=.build)"
 	@echo "make docs         regenerate man/kcauth.1 (kcauth-docgen) and completions/* (scripts/generate-docs)"
-	@echo "make install      release build, then install kcauth, libexec/kcauth/kcauth-full, man page and completions (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make install      release build, then install kcauth, libexec/kcauth/kcauth-full, helper links, man page and completions (PREFIX=/usr/local, DESTDIR=)"
 	@echo "make uninstall    remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make package      build the Debian package $(DIST)/kcauth_<version>-1_<arch>.deb (scripts/build-deb)"
 	@echo "make package-test build the package; lintian, contents, run without the toolchain, apt install in a debootstrapped Debian (~1.5 min, root)"
-	@echo "make provider     start the local test provider in the foreground (PORT=8180)"
+	@echo "make provider     install what is missing (make deps), then run the local test provider in the foreground (PORT=8180)"
 	@echo "make deps         install apt packages and the test provider's Python venv"
 
 deps:
@@ -89,8 +93,22 @@ integration: deps build
 	  KCAUTH_SCRATCH=$(SCRATCH) \
 	  $(PYTHON) -m pytest Tests/Integration -q -p no:cacheprovider
 
+# libFuzzer targets (Tests/Fuzz/Targets, scripts/fuzz): instrumented swiftc builds in .build-fuzz,
+# apart from the normal build. `make fuzz` runs each for FUZZ_SECONDS; CI runs fuzz-smoke, a short
+# run of every target that must stay clean (FUZZ_SMOKE_TARGETS, empty: all).
+FUZZ_SECONDS       ?= 60
+FUZZ_TARGETS       ?=
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_TARGETS ?=
+
+fuzz:
+	scripts/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	scripts/fuzz --seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_SMOKE_TARGETS)
+
 # The whole suite: what CI runs (.ci/run) and what README tells contributors to run.
-test: unit integration
+test: unit integration fuzz-smoke
 
 demo: deps build
 	scripts/demo $(DEMO_ARGS)
@@ -108,13 +126,16 @@ install: $(DOC_FILES) $(if $(BINARY),,$(BIN_RELEASE))
 	@test -x "$(FULL_BINARY)" || { echo "make: no kcauth-full binary at $(FULL_BINARY)" >&2; exit 1; }
 	$(INSTALL) -D -m 755 $(INSTALL_STRIP) "$(or $(BINARY),$(BIN_RELEASE))" "$(DESTDIR)$(BINDIR)/kcauth"
 	$(INSTALL) -D -m 755 $(INSTALL_STRIP) "$(FULL_BINARY)" "$(DESTDIR)$(FULLDIR)/kcauth-full"
+	@# git and docker find their credential helpers by name; kcauth answers by the name it runs as.
+	$(foreach helper,$(HELPER_LINKS),ln -sfn kcauth "$(DESTDIR)$(BINDIR)/$(helper)";)
 	$(INSTALL) -D -m 644 "$(MANPAGE)" "$(DESTDIR)$(MANDIR)/man1/kcauth.1"
 	$(INSTALL) -D -m 644 "$(BASH_COMPLETION)" "$(DESTDIR)$(BASHCOMPDIR)/kcauth"
 	$(INSTALL) -D -m 644 "$(ZSH_COMPLETION)" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth"
 	$(INSTALL) -D -m 644 "$(FISH_COMPLETION)" "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/kcauth" "$(DESTDIR)$(MANDIR)/man1/kcauth.1" \
+	rm -f "$(DESTDIR)$(BINDIR)/kcauth" $(foreach helper,$(HELPER_LINKS),"$(DESTDIR)$(BINDIR)/$(helper)") \
+	      "$(DESTDIR)$(MANDIR)/man1/kcauth.1" \
 	      "$(DESTDIR)$(BASHCOMPDIR)/kcauth" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth" \
 	      "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
 	rm -f "$(DESTDIR)$(FULLDIR)/kcauth-full"
@@ -132,4 +153,4 @@ package-test: deps
 	  $(PYTHON) -m pytest Tests/Integration/test_packaging.py -q -s -p no:cacheprovider
 
 clean:
-	rm -rf .build .cache $(DIST)
+	rm -rf .build .build-fuzz .cache $(DIST)

@@ -1,11 +1,12 @@
 /// `kcauth token -o FORMAT` for a cached access token, byte for byte as the full program's
 /// TokenOutput renders it. JSON strings are written without escaping, so `json` and
-/// `exec-credential` are rendered only when every string is printable ASCII without `"` or `\`
+/// `exec-credential` (and `curl`'s quoted header) are rendered only when every string is printable ASCII without `"` or `\`
 /// (JWTs, scopes and URLs are); otherwise nil, and the full program renders them.
 struct FastTokenOutput {
     enum Format: String {
         case raw, header, json, env
         case execCredential = "exec-credential"
+        case curl
     }
 
     let format: Format
@@ -34,6 +35,10 @@ struct FastTokenOutput {
             guard let fields = Self.quoted([t.accessToken, expiry]) else { return nil }
             return "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
                 + "\"status\":{\"token\":\(fields[0]),\"expirationTimestamp\":\(fields[1])}}\n"
+        case .curl:
+            // CurlConfig.header: a token that needs no escape goes between the quotes as it is.
+            guard let fields = Self.quoted([t.accessToken]) else { return nil }
+            return "header = \"Authorization: Bearer \(fields[0].dropFirst().dropLast())\"\n"
         }
     }
 

@@ -48,6 +48,9 @@ public enum FastTokenPath {
                               read: (_ path: String, _ mustBePrivate: Bool) -> [UInt8]?, now: Double) -> String? {
         guard let request = FastTokenArguments(arguments) else { return nil }
         func unsetOrEmpty(_ name: String) -> Bool { environment(name).map(\.isEmpty) ?? true }
+        // kubectl names the ExecCredential version it wants (v1beta1 or v1) in KUBERNETES_EXEC_INFO,
+        // and may ask for an interactive login: the full program answers it.
+        guard request.format != .execCredential || unsetOrEmpty("KUBERNETES_EXEC_INFO") else { return nil }
         guard unsetOrEmpty("KCAUTH_TOKEN_CACHE"), unsetOrEmpty("KCAUTH_STORAGE"),
               let runtime = environment("XDG_RUNTIME_DIR"), runtime.hasPrefix("/"),
               let configPath = configFile(environment) else { return nil }

@@ -107,3 +107,48 @@ def test_the_front_is_static_and_links_nothing():
     headers = subprocess.run(["readelf", "-l", "-W", str(BINARY)], capture_output=True, text=True, check=True).stdout
     assert "INTERP" not in headers and "Requesting program interpreter" not in headers, headers
     assert needed_libraries(BINARY) == set()
+
+
+def libsecret_bindings():
+    """(field, symbol, the field's declared function-pointer type) for every KC_BIND in the loader."""
+    text = LOADER.read_text()
+    api = re.search(r"static struct \{(.*?)\} api;", text, re.S).group(1)
+    fields = {}
+    for decl in api.split(";"):
+        found = re.match(r"\s*(.+?)\(\*(\w+)\)\((.*)\)\s*$", decl, re.S)
+        if found:
+            fields[found.group(2)] = f"{found.group(1).strip()} (*)({' '.join(found.group(3).split())})"
+    bound = re.findall(r'KC_BIND\((\w+), "(\w+)"\)', text)
+    return [(field, symbol, fields[field]) for field, symbol in bound]
+
+
+def test_every_libsecret_symbol_resolves_through_the_loaders_dlopen(tmp_path):
+    bindings = libsecret_bindings()
+    assert len(bindings) >= 22 and ("service_unlock_sync", "secret_service_unlock_sync") in [b[:2] for b in bindings]
+    probe = tmp_path / "resolve.c"
+    probe.write_text('#include <dlfcn.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n'
+                     '    void *lib = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);\n    if (!lib) return 2;\n'
+                     '    for (int i = 1; i < argc; i++) if (!dlsym(lib, argv[i])) printf("%s\\n", argv[i]);\n    return 0;\n}\n')
+    subprocess.run(["cc", str(probe), "-o", str(tmp_path / "resolve"), "-ldl"], check=True)
+    run = subprocess.run([str(tmp_path / "resolve"), *[symbol for _, symbol, _ in bindings]], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == "", run
+
+
+def test_libsecret_function_types_match_the_real_prototypes(tmp_path):
+    """The loader's own function-pointer types against <libsecret/secret.h>, except where it
+    deliberately differs: its private schema struct and the variadic attribute lists (checked by
+    the layout test above), and `int` for GLib enum parameters (GCC gives those enums an unsigned
+    representation, so the types differ formally while the calling convention is the same), and
+    g_quark_to_string, declared G_GNUC_CONST, which GCC makes part of the function's type."""
+    checked = [(field, symbol, kind) for field, symbol, kind in libsecret_bindings()
+               if "KCSchema" not in kind and not re.search(r"\(\*\)\((int|.*, int)\b", kind)
+               and symbol != "g_quark_to_string"]
+    assert "service_unlock_sync" in [field for field, _, _ in checked]
+    assert len(checked) >= 14, checked
+    probe = tmp_path / "types.c"
+    probe.write_text("#include <libsecret/secret.h>\n" + "".join(
+        f'_Static_assert(__builtin_types_compatible_p(__typeof__(&{symbol}), {kind}), "{field}");\n'
+        for field, symbol, kind in checked))
+    flags = subprocess.run(["pkg-config", "--cflags", "libsecret-1"], capture_output=True, text=True, check=True).stdout.split()
+    compiled = subprocess.run(["cc", "-c", str(probe), "-o", str(tmp_path / "types.o"), *flags], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr

@@ -60,6 +60,15 @@ import Glibc
         #expect(w.answer(["token", "-o", "exec-credential"]) == "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"eyJ.a-b_c.d\",\"expirationTimestamp\":\"2027-01-15T09:00:00Z\"}}\n")
     }
 
+    @Test func curlAndKubectlsExecCredential() {
+        var w = World()
+        #expect(w.answer(["token", "-o", "curl"]) == "header = \"Authorization: Bearer eyJ.a-b_c.d\"\n")
+        // kubectl names the version it wants: the full program answers in it.
+        w.environment["KUBERNETES_EXEC_INFO"] = #"{"apiVersion":"client.authentication.k8s.io/v1beta1"}"#
+        #expect(w.answer(["token", "-o", "exec-credential"]) == nil)
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+    }
+
     @Test(arguments: [
         ["token", "--min-valid", "60"], ["token", "--id-token"], ["token", "--help"], ["token", "-h"], ["token", "-o", "yaml"],
         ["token", "-ojson"], ["token", "--profile", "a", "--profile", "b"], ["token", "-o", "raw", "--output", "json"],

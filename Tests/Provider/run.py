@@ -15,6 +15,7 @@ sources>, and copying it for each run.
 import argparse
 import fcntl
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -59,6 +60,15 @@ class Options:
     threads: int = DEFAULT_THREADS
     # The aud a client assertion must name: "token-endpoint-or-issuer" or "token-endpoint" only.
     assertion_audience: str = "token-endpoint-or-issuer"
+    # Hostile and minimal providers (kcprovider/interop.py, README "Interop switches"); a None
+    # value in an override dict removes that field.
+    token_overrides: list = field(default_factory=list)  # the i-th refresh answer gets the i-th dict
+    device_overrides: dict = field(default_factory=dict)  # merged into device authorization answers
+    id_token_overrides: dict = field(default_factory=dict)  # merged into ID-token claims before signing
+    discovery_overrides: dict = field(default_factory=dict)  # merged into the discovery document
+    refresh_error: dict = field(default_factory=dict)  # every refresh grant answers 400 with this body
+    authorization_error: str = ""  # the authorization endpoint redirects back with error=this
+    exact_redirect_uris: bool = False  # a redirect_uri with a port is refused, as exact matching does
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -79,6 +89,13 @@ class Options:
             "PROVIDER_FAULT": ",".join(self.faults),
             "PROVIDER_REQUEST_LOG": str(request_log),
             "PROVIDER_ASSERTION_AUDIENCE": self.assertion_audience,
+            "PROVIDER_TOKEN_OVERRIDES": json.dumps(self.token_overrides),
+            "PROVIDER_DEVICE_OVERRIDES": json.dumps(self.device_overrides),
+            "PROVIDER_ID_TOKEN_OVERRIDES": json.dumps(self.id_token_overrides),
+            "PROVIDER_DISCOVERY_OVERRIDES": json.dumps(self.discovery_overrides),
+            "PROVIDER_REFRESH_ERROR": json.dumps(self.refresh_error),
+            "PROVIDER_AUTHORIZATION_ERROR": self.authorization_error,
+            "PROVIDER_EXACT_REDIRECT_URIS": "1" if self.exact_redirect_uris else "0",
         }
 
 
