@@ -5,14 +5,18 @@ BIN_DEBUG   = .build/debug/kcauth
 
 # Release build: the Swift standard library linked in, so the binary runs without a toolchain.
 # SCRATCH is SwiftPM's scratch path (e.g. SCRATCH=.build-release to keep it apart from .build).
-# Only the kcauth product: the build tools (kcauth-docgen) and the example are not shipped.
+# Only the shipped products: the build tools (kcauth-docgen) and the example are not shipped.
+# Two programs (docs/performance.md §4): kcauth, a small static front that serves a warm-cache
+# `kcauth token` itself, and kcauth-full, the full program it execs for everything else.
 SCRATCH       ?= .build
-RELEASE_FLAGS ?= -c release --static-swift-stdlib --product kcauth
+RELEASE_FLAGS ?= -c release --static-swift-stdlib
+RELEASE_PRODUCTS = kcauth kcauth-full
 BIN_RELEASE    = $(SCRATCH)/release/kcauth
 SWIFT_SOURCES := Package.swift $(shell find Sources -type f 2>/dev/null)
 
-# Install layout (GNU conventions; DESTDIR for packagers). BINARY=path installs that binary
-# instead of building one; INSTALL_STRIP= keeps the symbols.
+# Install layout (GNU conventions; DESTDIR for packagers). BINARY=path installs that front binary
+# instead of building one, with the kcauth-full beside it (FULL_BINARY=path to take another);
+# INSTALL_STRIP= keeps the symbols.
 PREFIX      ?= /usr/local
 DESTDIR     ?=
 BINDIR      ?= $(PREFIX)/bin
@@ -23,6 +27,10 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 INSTALL     ?= install
 INSTALL_STRIP ?= -s
 BINARY      ?=
+FULL_BINARY ?= $(if $(BINARY),$(dir $(BINARY))kcauth-full,$(SCRATCH)/release/kcauth-full)
+# The front finds the full program at ../libexec/kcauth/kcauth-full from its own directory
+# (Sources/KCAuthFastPath/FullProgram.swift), so this follows BINDIR and is not a setting.
+FULLDIR      = $(patsubst %/,%,$(dir $(patsubst %/,%,$(BINDIR))))/libexec/kcauth
 
 # Generated from the command table and kept in the tree (`make docs`): the man page by the build
 # tool kcauth-docgen, the completions by `kcauth completion SHELL`.
@@ -45,9 +53,9 @@ help:
 	@echo "make test         install dependencies, build, run unit and integration tests"
 	@echo "make build        debug build (.build/debug/kcauth)"
 	@echo "make fuzz         build the libFuzzer targets (.build-fuzz) and run each for FUZZ_SECONDS=60 (FUZZ_TARGETS= to pick)"
-	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth, SCRATCH=.build)"
+	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth and kcauth-full, SCRATCH=.build)"
 	@echo "make docs         regenerate man/kcauth.1 (kcauth-docgen) and completions/* (scripts/generate-docs)"
-	@echo "make install      release build, then install binary, helper links, man page and completions (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make install      release build, then install kcauth, libexec/kcauth/kcauth-full, helper links, man page and completions (PREFIX=/usr/local, DESTDIR=)"
 	@echo "make uninstall    remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make package      build the Debian package $(DIST)/kcauth_<version>-1_<arch>.deb (scripts/build-deb)"
 	@echo "make package-test build the package; lintian, contents, run without the toolchain, apt install in a debootstrapped Debian (~1.5 min, root)"
@@ -61,7 +69,7 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH)
+	for product in $(RELEASE_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product --scratch-path $(SCRATCH) || exit 1; done
 
 docs:
 	scripts/generate-docs
@@ -69,7 +77,7 @@ docs:
 # install builds only when a source is newer than the binary, so that `make release` followed by
 # `sudo make install` runs no build as root (root-owned files in .build would break later builds).
 $(BIN_RELEASE): $(SWIFT_SOURCES)
-	$(SWIFT) build $(RELEASE_FLAGS) --scratch-path $(SCRATCH)
+	for product in $(RELEASE_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product --scratch-path $(SCRATCH) || exit 1; done
 	@touch $@
 
 unit: deps
@@ -115,7 +123,9 @@ $(DOC_FILES):
 
 install: $(DOC_FILES) $(if $(BINARY),,$(BIN_RELEASE))
 	@test -x "$(or $(BINARY),$(BIN_RELEASE))" || { echo "make: no kcauth binary at $(or $(BINARY),$(BIN_RELEASE))" >&2; exit 1; }
+	@test -x "$(FULL_BINARY)" || { echo "make: no kcauth-full binary at $(FULL_BINARY)" >&2; exit 1; }
 	$(INSTALL) -D -m 755 $(INSTALL_STRIP) "$(or $(BINARY),$(BIN_RELEASE))" "$(DESTDIR)$(BINDIR)/kcauth"
+	$(INSTALL) -D -m 755 $(INSTALL_STRIP) "$(FULL_BINARY)" "$(DESTDIR)$(FULLDIR)/kcauth-full"
 	@# git and docker find their credential helpers by name; kcauth answers by the name it runs as.
 	$(foreach helper,$(HELPER_LINKS),ln -sfn kcauth "$(DESTDIR)$(BINDIR)/$(helper)";)
 	$(INSTALL) -D -m 644 "$(MANPAGE)" "$(DESTDIR)$(MANDIR)/man1/kcauth.1"
@@ -128,6 +138,8 @@ uninstall:
 	      "$(DESTDIR)$(MANDIR)/man1/kcauth.1" \
 	      "$(DESTDIR)$(BASHCOMPDIR)/kcauth" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth" \
 	      "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
+	rm -f "$(DESTDIR)$(FULLDIR)/kcauth-full"
+	rmdir "$(DESTDIR)$(FULLDIR)" 2>/dev/null || true
 
 package:
 	scripts/build-deb --scratch-path $(SCRATCH) --out $(DIST)

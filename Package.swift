@@ -9,8 +9,10 @@
 //   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters
 //   KCAuthTestSupport  fakes of every adapter and fixtures, for the test targets (not shipped)
-//   KCAuthFastPath     the warm-cache `kcauth token` with Glibc only; falls back to KCAuthCLI
-//   kcauth             a small executable: KCAuthFastPath, else KCAuthCLI
+//   KCAuthFastPath     the warm-cache `kcauth token` with Glibc only, and the hand-off to kcauth-full
+//   kcauth             the shipped command: a small static executable, KCAuthFastPath only; execs
+//                      kcauth-full for everything the fast path declines (docs/performance.md)
+//   kcauth-full        the full program (KCAuthCLI), dynamically linked; installed in libexec/kcauth
 //   KCAuthDocGen       build time only: the man page generator (kcauth-docgen), not in the product
 import PackageDescription
 
@@ -20,6 +22,7 @@ let package = Package(
     name: "kcauth",
     products: [
         .executable(name: "kcauth", targets: ["kcauth"]),
+        .executable(name: "kcauth-full", targets: ["kcauth-full"]),
         // For Swift tools that want the CLI's session: same store, same cross-process lock.
         .library(name: "KCAuth", targets: ["KCAuth"]),
     ],
@@ -41,7 +44,12 @@ let package = Package(
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
         // The warm-cache `kcauth token`, Glibc only: no Foundation, no JSON decoder (issue 13).
         .target(name: "KCAuthFastPath", swiftSettings: swift6),
-        .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI", "KCAuthFastPath"], swiftSettings: swift6),
+        // Static: no dynamic loader, no relocation of the Swift runtime at start (≈2.2 M of a warm
+        // `token`'s 2.9 M instructions were that). It dlopens nothing: a static glibc program cannot
+        // safely dlopen libsecret/GLib (docs/performance.md §3), so every other case execs kcauth-full.
+        .executableTarget(name: "kcauth", dependencies: ["KCAuthFastPath"], swiftSettings: swift6,
+                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        .executableTarget(name: "kcauth-full", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
         .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "kcauth-docgen", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),

@@ -10,6 +10,11 @@ Peers, all in one private D-Bus session with an unlocked gnome-keyring:
   gh auth token          Debian's gh, a token in hosts.yml under a temporary GH_CONFIG_DIR
   /bin/true              the process-spawn floor
 
+kcauth is measured as installed: stripped copies of the static front (`kcauth`) and the full program
+(`kcauth-full`, beside it in the build) laid out as bin/kcauth and libexec/kcauth/kcauth-full in the
+temp dir (--unstripped: the build's own files). `kcauth --version` is the hand-off's cost: the front
+declines and execs the full program.
+
 kcauth rows: `token` (-o raw), `-o header`, `-o json`, `-o env`, `-o exec-credential`. Flatness:
 a second invocation per round times `kcauth token` with a one-profile configuration against
 `kcauth token --profile p57` with 100 profiles (the file is swapped by a per-command hyperfine
@@ -18,7 +23,9 @@ a second invocation per round times `kcauth token` with a one-profile configurat
 Method (shared notes/performance.md §8): hyperfine -N (no shell), 5 warm-ups, N runs, every command
 in one invocation so that all share the machine's state; R rounds, the order of the commands
 rotated each round; the median of the per-round medians is reported with the spread. Ratios are
-to oidc-token. Peak RSS from GNU time (`%M`), median of 15 runs.
+to oidc-token. Peak RSS from GNU time (`%M`), median of 15 runs. The machine is shared and loaded,
+so instruction counts (valgrind --tool=callgrind, children followed, summed over the exec) are
+printed too: they do not depend on the load (--no-callgrind skips them).
 
 Everything started here (provider, D-Bus session with gnome-keyring, oidc-agent, oidc-gen) is
 stopped by PID and the temp dir removed on exit, also on Ctrl-C or SIGTERM.
@@ -60,6 +67,39 @@ def peak_rss_kib(cmd, env, runs=15):
         r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], env=env, capture_output=True, text=True)
         values.append(int(r.stderr.strip().splitlines()[-1]))
     return statistics.median(values)
+
+
+def instructions(argv, env, work):
+    """Instructions executed (callgrind Ir), summed over the process and whatever it execs."""
+    out = work / "callgrind"
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p", *argv],
+                   env=env, capture_output=True, text=True, check=True)
+    total = 0
+    for f in out.iterdir():
+        m = re.search(r"^(?:summary|totals): (\d+)", f.read_text(errors="replace"), re.M)
+        total += int(m.group(1)) if m else 0
+    return total
+
+
+def installed_layout(binary, work, strip):
+    """bin/kcauth and libexec/kcauth/kcauth-full under `work`, stripped (as make install and the .deb
+    ship them), or the build's own files with --unstripped."""
+    full = binary.parent / "kcauth-full"
+    if not full.exists():
+        sys.exit(f"bench-token: {full} not found; `make release` builds it beside {binary.name}")
+    if not strip:
+        return binary
+    (work / "bin").mkdir()
+    (work / "libexec" / "kcauth").mkdir(parents=True)
+    front, copy = work / "bin" / "kcauth", work / "libexec" / "kcauth" / "kcauth-full"
+    for source, target in ((binary, front), (full, copy)):
+        subprocess.run(["strip", "-o", str(target), str(source)], check=True)
+        target.chmod(0o755)
+    for d in (work / "bin", work / "libexec", work / "libexec" / "kcauth"):
+        d.chmod(0o755)
+    return front
 
 
 def check(name, argv, env):
@@ -170,6 +210,8 @@ def main():
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--unstripped", action="store_true", help="time the build's files, not stripped copies")
+    parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts")
     args = parser.parse_args()
     missing = [t for t in TOOLS if not shutil.which(t)]
     if missing:
@@ -184,6 +226,8 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="kcauth-bench-"))
     provider = keyring = agent = None
     try:
+        built = binary
+        binary = installed_layout(binary, work, strip=not args.unstripped)
         provider = start_provider(access_token_lifetime=3600, device_pkce=False, device_interval=1)
         keyring = KeyringSession(work)
         (work / "home").mkdir()
@@ -222,6 +266,7 @@ def main():
             "kcauth token -o json": [k, "token", "-o", "json"],
             "kcauth token -o env": [k, "token", "-o", "env"],
             "kcauth token -o exec-credential": [k, "token", "-o", "exec-credential"],
+            "kcauth --version (front, exec full)": [k, "--version"],
             "secret-tool lookup": ["secret-tool", "lookup", "bench", "baseline"],
             "gh auth token": ["gh", "auth", "token"],
         }
@@ -259,7 +304,9 @@ def main():
         print(f"kcauth token hot path vs peers: {args.rounds} rounds x {args.runs} runs (hyperfine -N), "
               f"median of per-round medians [per-round medians]")
         print(f"machine: {machine()}")
-        print(f"kcauth session secret {len(state)} bytes; binary {binary} ({binary.stat().st_size // 1024} KiB)\n")
+        full = binary.parent / "kcauth-full" if args.unstripped else work / "libexec" / "kcauth" / "kcauth-full"
+        print(f"kcauth session secret {len(state)} bytes; {built} ({'unstripped' if args.unstripped else 'stripped copies'}: "
+              f"front {binary.stat().st_size // 1024} KiB, kcauth-full {full.stat().st_size // 1024} KiB)\n")
         print(f"  {'command':44} {'median':>9}  {'vs oidc-token':>13}  {'peak RSS':>9}  {'vs secret-tool':>14}  per round")
         rows = []
         for name in names:
@@ -271,8 +318,18 @@ def main():
         one_profile = statistics.median(medians["kcauth token (1 profile)"])
         many_profiles = statistics.median(medians[many_name])
         print(f"\n  {PROFILES} profiles / one profile (measured as a pair, with --prepare): {many_profiles / one_profile:.2f}x")
+        counts = {}
+        if not args.no_callgrind:
+            for name in ("/bin/true", "oidc-token", "kcauth token", "kcauth token -o json", "kcauth --version (front, exec full)",
+                         "secret-tool lookup"):
+                counts[name] = instructions(commands[name], env, work)
+            shutil.copyfile(many, config)
+            counts[many_name] = instructions(pair[many_name][0], env, work)
+            shutil.copyfile(one, config)
+            print(f"\n  instructions (callgrind, children followed): " +
+                  ", ".join(f"{name} {n / 1e6:.2f} M" for name, n in counts.items()))
         if args.json:
-            Path(args.json).write_text(json.dumps({"machine": machine(), "rows": rows}, indent=2))
+            Path(args.json).write_text(json.dumps({"machine": machine(), "rows": rows, "instructions": counts}, indent=2))
         return 0
     finally:
         if agent:

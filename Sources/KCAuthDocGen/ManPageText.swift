@@ -125,6 +125,13 @@ enum ManPageText {
         `~/.cache/kcauth/`. The empty file stays; the kernel releases the lock when a process \
         ends.
         """),
+        .item("`PREFIX/libexec/kcauth/kcauth-full` (Debian: `/usr/libexec/kcauth/kcauth-full`)", """
+        The full program. `kcauth` itself is a small static program that answers a warm-cache \
+        `kcauth token` and runs `kcauth-full` with the same arguments and environment for \
+        everything else. It is found from kcauth's own file (`../libexec/kcauth/`, else the same \
+        directory), never through `PATH`; kcauth exits with status 1 if it is missing or could \
+        be replaced by anyone but root or you (a symlink, or writable by group or others).
+        """),
     ]
 
     static let security: [ManBlock] = [

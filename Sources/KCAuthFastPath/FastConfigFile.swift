@@ -25,27 +25,39 @@ struct FastConfigFile {
     /// profile's section is collected; the others are checked for shape alone, so a file with
     /// many profiles costs little more than one with a single profile.
     init?(_ bytes: [UInt8], wanted: String?) {
+        // Unsafe buffer: no bounds check per byte. With 100 profiles the checked loops were
+        // ≈35 instructions a byte, more than the whole rest of a warm token (docs/performance.md §6).
+        guard let parsed = bytes.withUnsafeBufferPointer({ Self.parse($0, wanted: wanted) }) else { return nil }
+        (profile, values) = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) -> (profile: String, values: [String?]?)? {
+        var values: [String?]?
         var inGlobal = true, inWanted = false
         var defaultProfile: String?
         var names: [String] = [], hashes: [UInt64] = []   // section names, and a hash of each for a quick duplicate test
         var chosen = wanted
         var start = 0
         while start <= bytes.count {
+            // One pass to the end of the line. Printable ASCII and tabs only: the full parser trims
+            // Unicode whitespace, which this one does not try to match.
             var end = start
-            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            while end < bytes.count {
+                let c = bytes[end]
+                if c == 0x0A { break }
+                guard (c >= 0x20 && c < 0x7F) || c == 0x09 else { return nil }
+                end += 1
+            }
             defer { start = end + 1 }
-            // Printable ASCII and tabs only: the full parser trims Unicode whitespace, which this
-            // one does not try to match.
             var lo = start, hi = end
-            for i in start..<end where !((bytes[i] >= 0x20 && bytes[i] < 0x7F) || bytes[i] == 0x09) { return nil }
             Self.trim(bytes, &lo, &hi)
             guard lo < hi, bytes[lo] != UInt8(ascii: "#"), bytes[lo] != UInt8(ascii: ";") else { continue }
             if bytes[lo] == UInt8(ascii: "[") {
                 guard hi - lo >= 2, bytes[hi - 1] == UInt8(ascii: "]") else { return nil }
                 var nlo = lo + 1, nhi = hi - 1
                 Self.trim(bytes, &nlo, &nhi)
+                guard Self.isProfileName(UnsafeBufferPointer(rebasing: bytes[nlo..<nhi])) else { return nil }
                 let name = String(decoding: bytes[nlo..<nhi], as: UTF8.self)
-                guard Self.isProfileName(name.utf8) else { return nil }
                 let hash = Self.fnv1a(bytes[nlo..<nhi])
                 for (i, h) in hashes.enumerated() where h == hash && names[i] == name { return nil }
                 names.append(name)
@@ -80,7 +92,7 @@ struct FastConfigFile {
             }
         }
         if let name = Self.nonEmpty(defaultProfile), !Self.isProfileName(name.utf8) { return nil }   // the full program reports it
-        profile = chosen ?? Self.nonEmpty(defaultProfile) ?? "default"
+        return (chosen ?? Self.nonEmpty(defaultProfile) ?? "default", values)
     }
 
     /// The profile's issuer and client, when its section exists, keeps the session in the keyring
@@ -99,7 +111,7 @@ struct FastConfigFile {
 
     /// ProfileName's rule, in ASCII: 1–64 of letters, digits, '.', '_', '-', starting with a
     /// letter or digit (the name becomes part of file names).
-    static func isProfileName(_ bytes: String.UTF8View) -> Bool {
+    static func isProfileName(_ bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= 64, isAlphanumeric(first) else { return false }
         return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
     }
@@ -112,14 +124,14 @@ struct FastConfigFile {
     private static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// FNV-1a, 64 bits.
-    private static func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    private static func fnv1a(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
     }
 
     /// Narrows `lo..<hi` past spaces and tabs at both ends.
-    private static func trim(_ bytes: [UInt8], _ lo: inout Int, _ hi: inout Int) {
+    private static func trim(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: inout Int, _ hi: inout Int) {
         while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
         while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
     }

@@ -22,17 +22,26 @@ enum PrivateFileReader {
             guard st.st_uid == getuid(), st.st_mode & 0o077 == 0 else { return nil }
             if type == S_IFDIR { return [] }
         }
-        guard type == S_IFREG, st.st_size <= limit else { return nil }
-        var bytes = [UInt8](repeating: 0, count: limit + 1)
-        var count = 0
-        while count <= limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, limit + 1 - count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { break }
-            count += n
+        guard type == S_IFREG, st.st_size >= 0, st.st_size <= limit else { return nil }
+        // A buffer of the file's size and one byte more (to see it grow while read), uninitialised:
+        // zeroing a 64 KiB buffer per file was a third of a warm token's instructions (memset and the
+        // page faults of 16 fresh pages), with the static front (docs/performance.md §6).
+        let capacity = min(Int(st.st_size), limit) + 1
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            var count = 0
+            while count < capacity {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, capacity - count)
+                if n < 0, errno == EINTR { continue }
+                guard n >= 0 else { failed = true; break }
+                if n == 0 { break }
+                count += n
+            }
+            initialized = count
         }
-        guard count <= limit else { return nil }
-        return Array(bytes[..<count])
+        // All of it, and no more than fstat said: a file that grew while read is left to the full
+        // program (the cache and the configuration are replaced atomically, so this is rare).
+        guard !failed, bytes.count < capacity else { return nil }
+        return bytes
     }
 }

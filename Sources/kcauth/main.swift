@@ -1,12 +1,17 @@
-import KCAuthCLI
 import KCAuthFastPath
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// Run as git-credential-kcauth or docker-credential-kcauth, kcauth is that helper (ProgramName).
-let arguments = ProgramName.arguments(CommandLine.arguments)
-// A warm-cache `kcauth token` is answered before anything else is set up; anything the fast path
-// does not fully understand goes to the full program (Sources/KCAuthFastPath/FastTokenPath.swift).
-if let status = FastTokenPath.serve(arguments: arguments) { exit(status) }
-exit(KCAuthMain.run(arguments: arguments, environment: ProcessEnvironment.current, console: StandardConsole()))
+// The shipped `kcauth`: a small static executable (Package.swift links it -static-executable), so a
+// warm-cache `kcauth token` costs about as much as starting /bin/true (docs/performance.md). Only
+// the fast path lives here; for everything it declines, the full program (kcauth-full, dynamically
+// linked: libsecret cannot be dlopen()ed from a static program) replaces this process.
+//
+// The fast path serves only the name `kcauth` itself: other names (git-credential-kcauth and
+// docker-credential-kcauth symlinks) mean other commands, which the full program dispatches on.
+let arguments = Array(CommandLine.arguments.dropFirst())
+if FastTokenPath.servesName(CommandLine.arguments.first ?? ""), let status = FastTokenPath.serve(arguments: arguments) {
+    exit(status)
+}
+exit(HandOff.toFullProgram())

@@ -15,6 +15,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("KCAUTH_BIN", REPO / ".build" / "debug" / "kcauth"))
+# The full program the static front execs for everything but a warm-cache token; beside the front
+# in a build tree (Sources/KCAuthFastPath/FullProgram.swift).
+FULL_BINARY = BINARY.parent / "kcauth-full"
 
 
 class Result:

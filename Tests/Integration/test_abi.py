@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kcauth import BINARY
+from kcauth import BINARY, FULL_BINARY
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = REPO / "Sources" / "CLibSecret" / "include" / "CLibSecret.h"
@@ -91,11 +91,22 @@ def test_every_bound_symbol_is_exported_by_the_real_library(loader):
     assert bound - exported(soname) == set()
 
 
-def test_the_binary_links_none_of_the_lazily_loaded_libraries():
-    dynamic = subprocess.run(["readelf", "-d", str(BINARY)], capture_output=True, text=True, check=True).stdout
-    needed = set(re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", dynamic))
-    assert "libc.so.6" in needed, dynamic
+def needed_libraries(binary):
+    dynamic = subprocess.run(["readelf", "-d", str(binary)], capture_output=True, text=True, check=True).stdout
+    return set(re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", dynamic))
+
+
+def test_the_full_program_links_none_of_the_lazily_loaded_libraries():
+    needed = needed_libraries(FULL_BINARY)
+    assert "libc.so.6" in needed, needed
     assert needed & {"libcrypto.so.3", "libqrencode.so.4", "libsecret-1.so.0", "libcurl.so.4"} == set()
+
+
+def test_the_front_is_static_and_links_nothing():
+    # No program interpreter and no NEEDED at all: the dynamic loader never runs for a warm token.
+    headers = subprocess.run(["readelf", "-l", "-W", str(BINARY)], capture_output=True, text=True, check=True).stdout
+    assert "INTERP" not in headers and "Requesting program interpreter" not in headers, headers
+    assert needed_libraries(BINARY) == set()
 
 
 def libsecret_bindings():

@@ -2,7 +2,8 @@
 
 The targets are run for real; BINARY= hands them the binary this test run already built (the debug
 one under `make integration`), so the test needs no release build. What is checked is the layout:
-the binary, the man page and the three completions in their standard directories, with their modes,
+the static front (bin/kcauth) and the full program it execs (libexec/kcauth/kcauth-full), the man
+page and the three completions in their standard directories, with their modes,
 and that uninstall takes every file away again. A missing source file must stop the install before
 anything is copied.
 """
@@ -44,7 +45,8 @@ def test_install_lays_out_binary_man_page_and_completions_and_uninstall_removes_
     r = make("install", f"DESTDIR={dest}", "PREFIX=/usr", f"BINARY={BINARY}")
     assert r.returncode == 0, r.stderr
 
-    expected = ["usr/bin/kcauth", *(f"usr/bin/{h}" for h in HELPERS)] + [f"usr/{target}" for target in DOCS.values()]
+    expected = ["usr/bin/kcauth", "usr/libexec/kcauth/kcauth-full", *(f"usr/bin/{h}" for h in HELPERS)] + \
+        [f"usr/{target}" for target in DOCS.values()]
     assert files_under(dest) == sorted(expected)
     for name in HELPERS:
         link = dest / "usr/bin" / name
@@ -58,11 +60,13 @@ def test_install_lays_out_binary_man_page_and_completions_and_uninstall_removes_
     assert docker.returncode == 2 and "use get, list, store or erase" in docker.stderr, docker
 
     installed = dest / "usr/bin/kcauth"
-    assert mode(installed) == 0o755
+    # --version is answered by the full program: the front found it in ../libexec/kcauth.
     version = subprocess.run([str(installed), "--version"], capture_output=True, text=True, timeout=30)
-    assert version.returncode == 0 and version.stdout.startswith("kcauth ")
-    sections = subprocess.run(["readelf", "-S", "-W", str(installed)], capture_output=True, text=True).stdout
-    assert ".symtab" not in sections and ".debug_info" not in sections, "install -s strips the binary"
+    assert version.returncode == 0 and version.stdout.startswith("kcauth "), version
+    for program in (installed, dest / "usr/libexec/kcauth/kcauth-full"):
+        assert mode(program) == 0o755, program
+        sections = subprocess.run(["readelf", "-S", "-W", str(program)], capture_output=True, text=True).stdout
+        assert ".symtab" not in sections and ".debug_info" not in sections, f"install -s strips {program}"
 
     for source, target in DOCS.items():
         path = dest / "usr" / target
@@ -79,6 +83,7 @@ def test_default_prefix_is_usr_local(tmp_path):
     r = make("install", f"DESTDIR={dest}", f"BINARY={BINARY}")
     assert r.returncode == 0, r.stderr
     assert "usr/local/bin/kcauth" in files_under(dest)
+    assert "usr/local/libexec/kcauth/kcauth-full" in files_under(dest)
     assert "usr/local/share/zsh/site-functions/_kcauth" in files_under(dest)
     assert make("uninstall", f"DESTDIR={dest}").returncode == 0
     assert files_under(dest) == []
@@ -90,6 +95,25 @@ def test_a_missing_man_page_stops_the_install_before_anything_is_copied(tmp_path
     r = make("install", f"DESTDIR={dest}", "PREFIX=/usr", f"BINARY={BINARY}", f"MANPAGE={missing}")
     assert r.returncode != 0
     assert f"{missing} is missing" in r.stderr
+    assert not dest.exists()
+
+
+def test_a_custom_bindir_puts_the_full_program_where_the_front_looks(tmp_path):
+    dest = tmp_path / "dest"
+    r = make("install", f"DESTDIR={dest}", "PREFIX=/usr", "BINDIR=/opt/kc/bin/", f"BINARY={BINARY}")
+    assert r.returncode == 0, r.stderr
+    assert {"opt/kc/bin/kcauth", "opt/kc/libexec/kcauth/kcauth-full"} <= set(files_under(dest))
+    version = subprocess.run([str(dest / "opt/kc/bin/kcauth"), "--version"], capture_output=True, text=True, timeout=30)
+    assert version.returncode == 0, version
+    assert make("uninstall", f"DESTDIR={dest}", "PREFIX=/usr", "BINDIR=/opt/kc/bin/").returncode == 0
+    assert files_under(dest) == []
+
+
+def test_a_missing_full_program_stops_the_install(tmp_path):
+    dest = tmp_path / "dest"
+    r = make("install", f"DESTDIR={dest}", "PREFIX=/usr", f"BINARY={BINARY}", f"FULL_BINARY={tmp_path / 'kcauth-full'}")
+    assert r.returncode != 0
+    assert "no kcauth-full binary at" in r.stderr
     assert not dest.exists()
 
 

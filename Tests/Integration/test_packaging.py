@@ -34,6 +34,7 @@ pytestmark = pytest.mark.skipif(
 # The package, file by file: path -> mode as dpkg-deb -c shows it.
 EXPECTED_FILES = {
     "./usr/bin/kcauth": "-rwxr-xr-x",
+    "./usr/libexec/kcauth/kcauth-full": "-rwxr-xr-x",
     "./usr/bin/git-credential-kcauth -> kcauth": "lrwxrwxrwx",
     "./usr/bin/docker-credential-kcauth -> kcauth": "lrwxrwxrwx",
     "./usr/share/man/man1/kcauth.1.gz": "-rw-r--r--",
@@ -168,23 +169,39 @@ def test_documents_in_the_package_are_the_tree_s(extracted):
     assert changelog.startswith(f"kcauth ({source_version()}-1) ")
 
 
-def test_the_binary_is_stripped_and_carries_no_toolchain_path(extracted):
-    binary = extracted / "usr/bin/kcauth"
-    sections = run("readelf", "-S", "-W", binary).stdout
-    assert ".symtab" not in sections and ".debug_info" not in sections
+# The static front (/usr/bin/kcauth) and the full program it execs (docs/performance.md §4).
+FRONT, FULL = "usr/bin/kcauth", "usr/libexec/kcauth/kcauth-full"
+
+
+@pytest.mark.parametrize("path", [FRONT, FULL])
+def test_both_programs_are_stripped(extracted, path):
+    sections = run("readelf", "-S", "-W", extracted / path).stdout
+    assert ".symtab" not in sections and ".debug_info" not in sections, path
+
+
+def test_the_front_is_static(extracted):
+    front = extracted / FRONT
+    headers = run("readelf", "-l", "-d", "-W", front).stdout
+    report(f"{FRONT}: {front.stat().st_size} bytes, static")
+    assert "INTERP" not in headers and "(NEEDED)" not in headers, headers
+
+
+def test_the_full_program_carries_no_toolchain_path(extracted):
+    binary = extracted / FULL
     dynamic = run("objdump", "-p", binary).stdout
     needed = re.findall(r"^\s*NEEDED\s+(\S+)", dynamic, re.M)
-    report(f"usr/bin/kcauth: {binary.stat().st_size} bytes; NEEDED {' '.join(needed)}")
+    report(f"{FULL}: {binary.stat().st_size} bytes; NEEDED {' '.join(needed)}")
+    assert "libc.so.6" in needed, needed
     assert not [n for n in needed if re.match(r"lib(swift|_?Foundation|dispatch|BlocksRuntime)", n)], needed
     for path in re.findall(r"^\s*(?:RUNPATH|RPATH)\s+(\S+)", dynamic, re.M):
         assert path == "$ORIGIN", f"library search path {path}"
 
 
 def test_every_library_resolves_from_the_system(extracted):
-    binary = extracted / "usr/bin/kcauth"
+    binary = extracted / FULL
     r = run("ldd", binary, env={"PATH": "/usr/bin:/bin"})
     assert r.returncode == 0, r.stderr
-    report("ldd usr/bin/kcauth:\n" + r.stdout)
+    report(f"ldd {FULL}:\n" + r.stdout)
     assert "not found" not in r.stdout
     for line in r.stdout.splitlines():
         m = re.match(r"\s*(\S+) => (\S+)", line)
@@ -194,7 +211,8 @@ def test_every_library_resolves_from_the_system(extracted):
 
 
 def test_the_binary_runs_with_the_swift_toolchain_hidden(extracted):
-    binary = extracted / "usr/bin/kcauth"
+    # The front, which finds ../libexec/kcauth/kcauth-full and execs it (--version is the full program's).
+    binary = extracted / FRONT
     env = {"PATH": "/usr/bin:/bin", "HOME": str(extracted), "LANG": "C.UTF-8"}
     want = f"kcauth {source_version()}\n"
     r = run(binary, "--version", env=env)
@@ -214,8 +232,8 @@ def test_the_binary_runs_with_the_swift_toolchain_hidden(extracted):
 def test_the_dlopened_libraries_load_from_the_system(extracted, tmp_path):
     """libsecret and libcurl are not NEEDED but loaded with dlopen on first use: a run that needs both
     (a keyring check on a bus that is not there, a login against a closed loopback port) loads them
-    from /lib or /usr/lib."""
-    binary = extracted / "usr/bin/kcauth"
+    from /lib or /usr/lib. Run through the front: LD_DEBUG reaches the full program with the environment."""
+    binary = extracted / FRONT
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "LD_DEBUG": "libs"}
     doctor = run(binary, "doctor", env={**env, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"})
     login = run(binary, "login", "--issuer", "http://127.0.0.1:9/", "--client-id", "x", "--no-browser",

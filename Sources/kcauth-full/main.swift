@@ -1,0 +1,12 @@
+import KCAuthCLI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The full program. Installed as libexec/kcauth/kcauth-full; the small static front
+// (Sources/kcauth) answers a warm-cache `kcauth token` itself and execs this for everything else,
+// with the same argv — argv[0] is the name the user typed — and the same environment. Run directly,
+// it behaves the same.
+// Run as git-credential-kcauth or docker-credential-kcauth, kcauth is that helper (ProgramName).
+let arguments = ProgramName.arguments(CommandLine.arguments)
+exit(KCAuthMain.run(arguments: arguments, environment: ProcessEnvironment.current, console: StandardConsole()))

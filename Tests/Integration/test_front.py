@@ -1,0 +1,153 @@
+"""The static front (Sources/kcauth) and its hand-off to the full program (kcauth-full): every
+command but a warm-cache token is run by kcauth-full, with the argv (argv[0] included) and the
+environment the front was given, and a missing or replaceable kcauth-full is refused with one line.
+
+The hand-off itself is observed with strace: the execve the front makes, with its argv and envp."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from kcauth import BINARY, FULL_BINARY, REPO
+
+
+def source_version():
+    text = (REPO / "Sources/KCAuthCLI/KCAuthMain.swift").read_text()
+    return re.search(r'static let version = "([^"]+)"', text).group(1)
+
+
+def run(argv, executable=BINARY, env=None, timeout=30):
+    """Runs `executable` with exactly `argv` (argv[0] included), like the shell's `exec -a`."""
+    return subprocess.run(argv, executable=str(executable), env=env if env is not None else {"PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def execs(tmp_path, argv, env, executable=BINARY):
+    """The execve calls the process and its children made: [(path, argv, envp)], via strace -f."""
+    if not shutil.which("strace"):
+        pytest.fail("strace is not installed (scripts/install-deps installs it)")
+    log = tmp_path / "strace.log"
+    r = subprocess.run(["strace", "-f", "-qq", "-v", "-s", "4096", "-e", "trace=execve", "-o", str(log),
+                        "--", "env", "-i", *[f"{k}={v}" for k, v in env.items()], "bash", "-c", 'exec -a "$0" "$@"',
+                        argv[0], str(executable), *argv[1:]],
+                       capture_output=True, text=True, timeout=60)
+    calls = []
+    for line in log.read_text().splitlines():
+        m = re.match(r'\d+\s+execve\("([^"]+)", \[(.*?)\], \[(.*?)\]\) = 0$', line)
+        if m:
+            calls.append((m.group(1), re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)), re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(3))))
+    return r, calls
+
+
+def lone_front(directory):
+    """A copy of the front alone in `directory` (0755), to which a test adds a kcauth-full or not."""
+    directory.mkdir(parents=True, exist_ok=True)
+    directory.chmod(0o755)
+    front = directory / "kcauth"
+    shutil.copy(BINARY, front)
+    front.chmod(0o755)
+    return front
+
+
+def test_a_command_other_than_a_warm_token_is_run_by_the_full_program(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KCAUTH_HANDOFF_MARK": "kept"}
+    r, calls = execs(tmp_path, ["kcauth", "--version"], env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"kcauth {source_version()}\n", ""), r
+    full = [c for c in calls if c[0].endswith("/kcauth-full")]
+    assert len(full) == 1, calls
+    path, argv, envp = full[0]
+    assert os.path.samefile(path, FULL_BINARY)
+    assert argv == ["kcauth", "--version"]
+    assert "KCAUTH_HANDOFF_MARK=kept" in envp and f"HOME={tmp_path}" in envp, envp
+
+
+def test_argv0_reaches_the_full_program_unchanged(tmp_path):
+    # git/docker credential helpers are symlinks dispatched on argv[0] by the full program: run as
+    # git-credential-kcauth, `store` is git's action (a quiet no-op), not a kcauth command.
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    r, calls = execs(tmp_path, ["git-credential-kcauth", "store"], env)
+    assert (r.returncode, r.stdout, r.stderr) == (0, "", ""), r
+    full = [c for c in calls if c[0].endswith("/kcauth-full")]
+    assert [argv for _, argv, _ in full] == [["git-credential-kcauth", "store"]], calls
+
+
+def test_the_environment_reaches_the_full_program(tmp_path):
+    # The full program reads KCAUTH_PROFILE itself: a bad one is its usage error, exit 2.
+    r = run(["kcauth", "status"], env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KCAUTH_PROFILE": "bad name"})
+    assert (r.returncode, r.stdout) == (2, ""), r
+    assert "'bad name' is not a valid profile name" in r.stderr
+
+
+def test_a_symlink_to_the_front_finds_the_full_program_beside_the_real_file(tmp_path):
+    link = tmp_path / "docker-credential-kcauth"
+    link.symlink_to(BINARY)
+    # The full program ran, and as docker's helper: it names docker's actions for an unknown one.
+    r = run([str(link), "frobnicate"], executable=link, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    assert r.returncode == 2 and "use get, list, store or erase" in r.stderr, r
+
+
+def test_the_installed_layout_is_found(tmp_path):
+    front = lone_front(tmp_path / "usr" / "bin")
+    libexec = tmp_path / "usr" / "libexec" / "kcauth"
+    libexec.mkdir(parents=True)
+    for d in (tmp_path / "usr", tmp_path / "usr" / "libexec", libexec):
+        d.chmod(0o755)
+    shutil.copy(FULL_BINARY, libexec / "kcauth-full")
+    (libexec / "kcauth-full").chmod(0o755)
+    r = run(["kcauth", "--version"], executable=front)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"kcauth {source_version()}\n", ""), r
+
+
+def test_a_missing_full_program_is_one_line_and_exit_1(tmp_path):
+    front = lone_front(tmp_path / "bin")
+    r = run(["kcauth", "status"], executable=front)
+    want = (f"error: the full kcauth program is missing (looked for {tmp_path}/libexec/kcauth/kcauth-full"
+            f" and {tmp_path}/bin/kcauth-full); reinstall kcauth\n")
+    assert (r.returncode, r.stdout, r.stderr) == (1, "", want), r
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o775])
+def test_a_full_program_others_could_replace_is_refused(tmp_path, mode):
+    front = lone_front(tmp_path / "bin")
+    full = tmp_path / "bin" / "kcauth-full"
+    shutil.copy(FULL_BINARY, full)
+    full.chmod(mode)
+    r = run(["kcauth", "--version"], executable=front)
+    assert (r.returncode, r.stdout) == (1, ""), r
+    assert r.stderr == f"error: refusing to run {full}: it is writable by group or others\n"
+
+
+def test_a_directory_others_could_write_to_is_refused(tmp_path):
+    front = lone_front(tmp_path / "bin")
+    full = tmp_path / "bin" / "kcauth-full"
+    shutil.copy(FULL_BINARY, full)
+    full.chmod(0o755)
+    (tmp_path / "bin").chmod(0o777)
+    r = run(["kcauth", "--version"], executable=front)
+    assert (r.returncode, r.stdout) == (1, ""), r
+    assert r.stderr == f"error: refusing to run {full}: {tmp_path}/bin is writable by group or others\n"
+
+
+def test_kcauth_full_is_not_looked_up_in_path(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copy(FULL_BINARY, elsewhere / "kcauth-full")
+    front = lone_front(tmp_path / "bin")
+    r = run(["kcauth", "--version"], executable=front, env={"PATH": f"{elsewhere}:/usr/bin:/bin"})
+    assert r.returncode == 1 and "the full kcauth program is missing" in r.stderr, r
+
+
+def test_a_warm_token_is_served_by_the_front_alone_and_other_names_go_to_the_full_program(provider, keyring, kcauth, tmp_path):
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
+    assert r.returncode == 0, r
+    token = kcauth("token")
+    assert token.returncode == 0 and token.stdout.count(".") == 2, token   # the runtime cache is warm now
+    r, calls = execs(tmp_path, ["kcauth", "token"], kcauth.env)
+    assert (r.returncode, r.stdout) == (0, token.stdout), r
+    assert [path for path, _, _ in calls if path.endswith("/kcauth-full")] == [], calls
+    # Under another name the front does not answer: that name is the full program's to dispatch.
+    r, calls = execs(tmp_path, ["some-other-name", "token"], kcauth.env)
+    assert [argv for path, argv, _ in calls if path.endswith("/kcauth-full")] == [["some-other-name", "token"]], calls
