@@ -25,6 +25,9 @@ public struct Adapters: Sendable {
     /// A loopback listener answering on `path` (`/callback`, `/logged-out`).
     public var receiver: @Sendable (_ path: String) -> any RedirectReceiver
     public var sleeper: any Sleeper
+    /// Where a confidential client's secret, key or assertion is read (issue 11 items 9–10):
+    /// the environment above and files; tests may replace it.
+    public var credentials: any CredentialReader
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
@@ -43,6 +46,7 @@ public struct Adapters: Sendable {
         self.opener = opener
         self.receiver = receiver
         self.sleeper = sleeper
+        credentials = SystemCredentialReader(environment: environment)
     }
 
     /// The real adapters for an environment.

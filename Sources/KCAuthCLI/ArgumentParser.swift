@@ -55,6 +55,7 @@ public enum ArgumentParser {
                 throw usage("invalid value '\(value)' for \(shown): use one of \(choices.joined(separator: ", "))")
             }
             result.values[option.long] = value
+            if option.repeatable { result.repeated[option.long, default: []].append(value) }
         }
         while i < args.count {
             let arg = args[i]

@@ -6,6 +6,8 @@ public struct ParsedCommand: Sendable, Equatable {
     public var values: [String: String] = [:]
     public var flags: Set<String> = []
     public var positionals: [String] = []
+    /// Every value of a repeatable option, in order.
+    public var repeated: [String: [String]] = [:]
 
     public init(name: String, values: [String: String] = [:], flags: Set<String> = [], positionals: [String] = []) {
         self.name = name
@@ -18,4 +20,6 @@ public struct ParsedCommand: Sendable, Equatable {
     public func value(_ option: OptionSpec) -> String? { values[option.long] }
     /// Whether the flag `option` was given.
     public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.long) }
+    /// Every value given for a repeatable `option`, in order.
+    public func values(_ option: OptionSpec) -> [String] { repeated[option.long] ?? [] }
 }

@@ -28,7 +28,7 @@ enum LoginCommand: Command {
         ] + LoginFlowOptions.options + [
             SettingsOptions.storage,
             LoginStorage.output,
-        ],
+        ] + LoginRequestOptions.options + LoginClientOptions.options,
         examples: [
             "kcauth login --server https://sso.example.com --realm demo --client-id cli",
             "kcauth login --issuer https://sso.example.com/realms/demo --client-id cli",
@@ -39,19 +39,23 @@ enum LoginCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let profile = try services.context.resolve(SettingsOptions.flags(command, flow: flowOptions.flag))
+        let profile = try services.context.resolve(LoginShortcuts.flags(command, flow: flowOptions.flag))
         guard profile.issuer != nil else {
             throw KCAuthError(.usage, "no issuer for profile '\(profile.name)'", hint: "pass --issuer URL, or --server URL --realm NAME")
         }
         guard profile.clientID != nil else {
             throw KCAuthError(.usage, "no client id for profile '\(profile.name)'", hint: "pass --client-id ID (the public client registered at the provider)")
         }
+        if profile.usesClientCredentials { return try LoginShortcuts.clientCredentials(command, profile, services) }
+        let authorization = try LoginRequestOptions.oneOff(command)
+        if try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization, services) { return }
         let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console
         let progress = LoginProgress(console: console, choice: choice, openBrowser: !noBrowser,
                                      qrRequested: flowOptions.qrRequested, environment: services.environment)
-        let options = SignIn.Options(flow: choice, openBrowser: !noBrowser, rememberedFlow: flowOptions.remembered(profile.saved))
+        let options = SignIn.Options(flow: choice, openBrowser: !noBrowser, rememberedFlow: flowOptions.remembered(profile.saved),
+                                     authorization: authorization)
         let output: SignIn.Output
         do {
             defer { progress.end() }  // the countdown line must not swallow the error message

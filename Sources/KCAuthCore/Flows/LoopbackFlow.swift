@@ -15,13 +15,14 @@ struct LoopbackFlow: Sendable {
     let opener: any URLOpener
     let receiver: any RedirectReceiver
     let finisher: SessionFinisher
+    var authenticator: ClientAuthenticator? = nil
 
     func run(_ input: Login.Input, metadata: ProviderMetadata, fallBackToDevice: Bool,
              notify: (Login.Event) -> Void) throws -> Login.Output {
         let listener = try receiver.bind(port: input.port)
         defer { listener.close() }
         let request = try AuthorizationRequest(clientID: input.clientID, scope: input.scope,
-                                               redirectURI: listener.redirectURI, random: random)
+                                               redirectURI: listener.redirectURI, random: random, parameters: input.authorization)
         let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
         var launchError: KCAuthError?
@@ -44,9 +45,9 @@ struct LoopbackFlow: Sendable {
 
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
                                   issRequired: metadata.authorizationResponseIssParameterSupported == true)
-        let exchange = CodeExchange(http: http)
+        let exchange = CodeExchange(http: http, authenticator: authenticator)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
-                                              nonce: request.nonce, metadata: metadata)
+                                              nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
         var result: Result<Login.Output, KCAuthError>?
         // The exchange runs while the browser waits for its page, so the page tells the truth
         // about the whole login, not just about the redirect.

@@ -11,6 +11,15 @@ public struct ProfileSettings: Sendable, Equatable {
     public var storage: StorageKind?
     /// The login flow the user forced with `--browser`/`--device`; nil lets kcauth choose.
     public var flow: LoginFlow?
+    /// Authorization request parameters remembered per profile (issue 11 item 5): Keycloak's
+    /// `kc_idp_hint`, `acr_values`, `ui_locales` (OpenID Connect Core §3.1.2.1).
+    public var idpHint: String?
+    public var acrValues: String?
+    public var uiLocales: String?
+    /// How the client authenticates (where its secret, key or assertion comes from); nil: public.
+    public var clientAuth: ClientAuthenticationSetting?
+    /// `client_credentials` for a profile that signs in as the client itself (no person).
+    public var grant: String?
 
     public init(issuer: String? = nil, clientID: String? = nil, scope: String? = nil, port: UInt16? = nil, caFile: String? = nil,
                 storage: StorageKind? = nil, flow: LoginFlow? = nil) {
@@ -47,6 +56,7 @@ public struct ProfileSettings: Sendable, Equatable {
             }
             port = n
         }
+        try readRequestAndClient(doc, profile: profile, path: path)
     }
 
     public func apply(to doc: inout ConfigDocument, profile: String) {
@@ -57,5 +67,6 @@ public struct ProfileSettings: Sendable, Equatable {
         doc.set("ca_file", caFile, profile: profile)
         doc.set("storage", storage?.rawValue, profile: profile)
         doc.set("flow", flow?.rawValue, profile: profile)
+        applyRequestAndClient(to: &doc, profile: profile)
     }
 }

@@ -13,6 +13,8 @@ public struct SettingsFlags: Sendable, Equatable {
     public var flow: FlowSetting?
     public var port: String?
     public var timeout: String?
+    /// Issue 11: sticky authorization parameters and the client's credentials (see `LoginSettingsFlags`).
+    public var login = LoginSettingsFlags()
 
     public init(profile: String? = nil, issuer: String? = nil, server: String? = nil, realm: String? = nil, clientID: String? = nil,
                 scope: String? = nil, storage: String? = nil, caFile: String? = nil, flow: FlowSetting? = nil,
