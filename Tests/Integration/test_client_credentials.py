@@ -104,6 +104,18 @@ def test_keyring_login_remembers_where_the_credential_comes_from_and_token_renew
     assert not [e for e in provider.request_log() if e.get("grant_type") == "refresh_token"]
     assert SECRET not in first.stderr + renewed.stderr
 
+    # status and whoami say how the client authenticates (issue 11 item 11), never the secret.
+    status = kcauth("status", "-o", "json", env=env)
+    entry = json.loads(status.stdout)["profiles"][0]
+    who = json.loads(kcauth("whoami", "-o", "json", env=env).stdout)
+    expected_method = {"basic": "client_secret_basic", "post": "client_secret_basic"}.get(method, "private_key_jwt")
+    assert entry["client_auth"] == who["client_auth"] == expected_method, (entry, who)
+    source = {"basic": "$KCAUTH_CLIENT_SECRET", "post": f"file {keys.get('client_secret_file')}",
+              "assertion-file": f"assertion from file {keys.get('client_assertion_file')}"}.get(method, f"key file {keys.get('client_key')}")
+    assert entry["client_auth_source"] == who["client_auth_source"] == source
+    assert f"Client auth: {expected_method}" in kcauth("status", env=env).stdout
+    assert who["has_refresh_token"] is False and who["state"] == "valid" and who["client_id"] == client_id
+
 
 def test_an_expired_token_is_renewed_once_for_concurrent_callers(start_provider, kcauth, keyring):
     provider = start_provider(access_token_lifetime=33)

@@ -86,3 +86,26 @@ extension ClientAuthenticationSetting {
 
     public var isConfidential: Bool { self != .none }
 }
+
+extension ClientAuthenticationSetting {
+    /// The OpenID Connect Core §9 method name, for `status` and `whoami`; `client_secret` for
+    /// a secret whose method discovery has not chosen yet.
+    public var methodName: String {
+        switch self {
+        case .none: "none"
+        case .clientSecret(_, let method): method?.rawValue ?? "client_secret"
+        case .privateKey, .clientAssertion: "private_key_jwt"
+        }
+    }
+
+    /// Where the credential comes from (`$KCAUTH_CLIENT_SECRET`, `file PATH`, `key file PATH`);
+    /// nil for a public client. Never the credential.
+    public var sourceDescription: String? {
+        switch self {
+        case .none: nil
+        case .clientSecret(let source, _): source.description
+        case .privateKey(let file, _, _): "key file \(file)"
+        case .clientAssertion(let source): "assertion from \(source)"
+        }
+    }
+}
