@@ -51,8 +51,8 @@ public struct CurrentSession: Sendable {
         return same(profile.issuer, saved.issuer) && same(profile.clientID, saved.clientID)
             && same(profile.scope, saved.scope.map(Scope.normalize) ?? Scope.normalize(Scope.defaultScope))
             && same(profile.caFile, saved.caFile) && same(profile.storage, saved.storage ?? .keyring)
-            && same(profile.idpHint, saved.idpHint) && same(profile.acrValues, saved.acrValues)
-            && same(profile.uiLocales, saved.uiLocales) && same(profile.clientAuth, saved.clientAuth ?? .none)
+            && profile.idpHint?.value == saved.idpHint && profile.acrValues?.value == saved.acrValues
+            && profile.uiLocales?.value == saved.uiLocales && same(profile.clientAuth, saved.clientAuth ?? .none)
             && same(profile.grant, saved.grant)
     }
 }

@@ -59,6 +59,10 @@ class Options:
     threads: int = DEFAULT_THREADS
     # The aud a client assertion must name: "token-endpoint-or-issuer" or "token-endpoint" only.
     assertion_audience: str = "token-endpoint-or-issuer"
+    # ID token authentication facts (OpenID Connect Core §2): an `acr` claim ("" = none), and
+    # an `auth_time` this many seconds before the real sign-in (a session that is old).
+    id_token_acr: str = ""
+    auth_time_age: int = 0
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -79,6 +83,8 @@ class Options:
             "PROVIDER_FAULT": ",".join(self.faults),
             "PROVIDER_REQUEST_LOG": str(request_log),
             "PROVIDER_ASSERTION_AUDIENCE": self.assertion_audience,
+            "PROVIDER_ID_TOKEN_ACR": self.id_token_acr,
+            "PROVIDER_AUTH_TIME_AGE": str(self.auth_time_age),
         }
 
 
@@ -327,6 +333,9 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--assertion-audience", choices=ASSERTION_AUDIENCES, default="token-endpoint-or-issuer",
                         help="the aud a client assertion must name (default: the token endpoint or the issuer)")
+    parser.add_argument("--id-token-acr", default="", metavar="ACR", help="put this acr claim in ID tokens")
+    parser.add_argument("--auth-time-age", type=int, default=0, metavar="SECONDS",
+                        help="date auth_time in ID tokens this many seconds back")
     args = parser.parse_args(argv)
 
     options = Options(
@@ -344,6 +353,8 @@ def main(argv=None):
         request_log=args.request_log,
         threads=args.threads,
         assertion_audience=args.assertion_audience,
+        id_token_acr=args.id_token_acr,
+        auth_time_age=args.auth_time_age,
     )
     # Ctrl-C or SIGTERM: stop gunicorn and clean up. SIGINT is set explicitly because a shell
     # starts background jobs with it ignored.

@@ -12,9 +12,10 @@ extension SettingsResolver {
                                 (f.clientAssertionFile, "--client-assertion-file")] {
             if let value { try InputText.check(value, from: origin) }
         }
-        resolved.idpHint = try pick(f.idpHint, "--idp-hint", env: nil, saved: saved.idpHint, key: "idp_hint")
-        resolved.acrValues = try pick(f.acrValues, "--acr-values", env: nil, saved: saved.acrValues, key: "acr_values")
-        resolved.uiLocales = try pick(f.uiLocales, "--ui-locales", env: nil, saved: saved.uiLocales, key: "ui_locales")
+        // An empty flag forgets the saved value (`--idp-hint ''`).
+        resolved.idpHint = f.idpHint == "" ? nil : try pick(f.idpHint, "--idp-hint", env: nil, saved: saved.idpHint, key: "idp_hint")
+        resolved.acrValues = f.acrValues == "" ? nil : try pick(f.acrValues, "--acr-values", env: nil, saved: saved.acrValues, key: "acr_values")
+        resolved.uiLocales = f.uiLocales == "" ? nil : try pick(f.uiLocales, "--ui-locales", env: nil, saved: saved.uiLocales, key: "ui_locales")
         resolved.clientAuth = try clientAuth(f, saved: saved)
         if f.clientCredentials {
             resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: "--client-credentials")

@@ -85,6 +85,9 @@ class Config:
     assertion_audience: str = field(default_factory=lambda: _choice(
         "PROVIDER_ASSERTION_AUDIENCE", ASSERTION_AUDIENCES, "token-endpoint-or-issuer"))
     faults: frozenset = field(default_factory=_faults)
+    # OpenID Connect Core §2 claims about the sign-in, for clients that check max_age and acr.
+    id_token_acr: str = field(default_factory=lambda: os.environ.get("PROVIDER_ID_TOKEN_ACR", ""))
+    auth_time_age: int = field(default_factory=lambda: _int("PROVIDER_AUTH_TIME_AGE", 0))
 
     @property
     def origin(self):

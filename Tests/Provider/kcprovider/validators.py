@@ -40,6 +40,10 @@ class KeycloakLikeValidator(OAuth2Validator):
         claims["typ"] = "ID"
         claims["azp"] = request.client_id or request.client.client_id
         claims["realm_access"] = {"roles": realm_roles(request.user)}
+        if CONFIG.id_token_acr:
+            claims["acr"] = CONFIG.id_token_acr
+        if CONFIG.auth_time_age and "auth_time" in claims:
+            claims["auth_time"] -= CONFIG.auth_time_age
         # Faults: validly signed ID tokens that a client must still reject. The values set here
         # override what oauthlib put in (aud, nonce) because DOT merges them last.
         if CONFIG.fault("wrong-id-token-nonce"):
