@@ -28,6 +28,8 @@ public struct Adapters: Sendable {
     /// Where a confidential client's secret, key or assertion is read (issue 11 items 9–10):
     /// the environment above and files; tests may replace it.
     public var credentials: any CredentialReader
+    /// Standard input, for the first-run questions of `login`; tests may replace it.
+    public var terminal: any TerminalInput
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
@@ -47,6 +49,7 @@ public struct Adapters: Sendable {
         self.receiver = receiver
         self.sleeper = sleeper
         credentials = SystemCredentialReader(environment: environment)
+        terminal = StandardInput()
     }
 
     /// The real adapters for an environment.

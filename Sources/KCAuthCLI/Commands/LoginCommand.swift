@@ -39,7 +39,8 @@ enum LoginCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let profile = try services.context.resolve(LoginShortcuts.flags(command, flow: flowOptions.flag))
+        let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
+        let profile = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
         guard profile.issuer != nil else {
             throw KCAuthError(.usage, "no issuer for profile '\(profile.name)'", hint: "pass --issuer URL, or --server URL --realm NAME")
         }
