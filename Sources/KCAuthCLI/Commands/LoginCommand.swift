@@ -19,7 +19,12 @@ enum LoginCommand: Command {
         start. --browser and --device choose for the profile from then on. The ID token is \
         verified, and the session is stored in the desktop keyring (Secret Service), or where \
         --storage says. The settings used are saved in the profile, so the next `kcauth login` \
-        needs no flags.
+        needs no flags; while the session is valid it only says who is signed in (--force signs \
+        in again). With no issuer on a terminal, it asks for one and for the client id. \
+        --client-credentials signs in as a confidential client itself, with no person (CI): \
+        the secret comes from KCAUTH_CLIENT_SECRET or --client-secret-file, never from the \
+        command line; --client-key signs a fresh assertion per request (private_key_jwt); \
+        --client-assertion-file sends a platform's assertion.
         """,
         usage: "{--issuer URL | --server URL --realm NAME} --client-id ID [flags]",
         options: [
@@ -35,6 +40,8 @@ enum LoginCommand: Command {
             "kcauth login --port 8400 --no-browser   # the profile keeps the rest",
             "kcauth login --device --qr   # sign in on your phone",
             "kcauth login --storage memory -o raw   # CI: print the token, keep nothing",
+            "kcauth login --client-credentials --storage memory -o raw   # CI, a secret",
+            "kcauth login --idp-hint github --ui-locales de   # kept for the profile",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
