@@ -9,6 +9,10 @@ enum LoginShortcuts {
     static func flags(_ command: ParsedCommand, flow: FlowSetting?) throws -> SettingsFlags {
         var flags = SettingsOptions.flags(command, flow: flow)
         try LoginClientOptions.apply(command, to: &flags.login)
+        if flags.login.clientCredentials, flow != nil || command.flag(LoginFlowOptions.qr) {
+            throw KCAuthError(.usage, "--client-credentials signs in without a person: the browser and device flows do not apply",
+                              hint: "drop --browser, --device, --flow and --qr")
+        }
         LoginRequestOptions.apply(command, to: &flags.login)
         return flags
     }
