@@ -188,3 +188,13 @@ def test_file_storage_works_too(provider, kcauth, keyring, tmp_path):
     assert state["grant_type"] == "client_credentials" and SECRET not in json.dumps(state)
     t = kcauth("token", "--min-valid", "600", env={"KCAUTH_CLIENT_SECRET": SECRET})
     assert t.returncode == 0 and t.stdout.strip() != state["access_token"], t
+
+
+def test_logout_revokes_the_token_as_the_client(provider, kcauth, keyring):
+    env = {"KCAUTH_CLIENT_SECRET": SECRET}
+    assert kcauth(*args(provider, "kcauth-confidential"), env=env).returncode == 0
+    r = kcauth("logout", env=env)
+    assert r.returncode == 0, r
+    revocations = [e for e in provider.request_log() if e["path"].endswith("/revoke")]
+    assert [e["status"] for e in revocations] == [200], "authenticated with the secret (401 invalid_client otherwise)"
+    assert stored_items(keyring) == []

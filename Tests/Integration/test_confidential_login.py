@@ -41,3 +41,13 @@ def test_device_login_of_a_client_with_a_secret(start_provider, kcauth, keyring)
     state = json.loads(keyring.secret_tool("lookup", "profile", "default").stdout)
     assert state["client_id"] == "kcauth-confidential" and state["refresh_token"]
     assert SECRET not in stderr + kcauth.config_file.read_text()
+
+
+def test_logout_of_a_private_key_jwt_client_ends_the_session_at_the_provider(provider, kcauth, keyring):
+    key = str(KEYS / "kcauth-jwt-ec.pem")
+    assert kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth-jwt", "--client-key", key,
+                  "--timeout", "30").returncode == 0
+    r = kcauth("logout")
+    assert r.returncode == 0, r
+    ends = [e for e in provider.request_log() if e["method"] == "POST" and e["path"].endswith(("/logout", "/revoke"))]
+    assert ends and all(e["status"] < 300 for e in ends), ends
