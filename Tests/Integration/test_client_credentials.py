@@ -115,6 +115,7 @@ def test_keyring_login_remembers_where_the_credential_comes_from_and_token_renew
     assert entry["client_auth_source"] == who["client_auth_source"] == source
     assert f"Client auth: {expected_method}" in kcauth("status", env=env).stdout
     assert who["has_refresh_token"] is False and who["state"] == "valid" and who["client_id"] == client_id
+    assert who["preferred_username"] == entry["user"] == f"service-account-{client_id}"
 
 
 def test_an_expired_token_is_renewed_once_for_concurrent_callers(start_provider, kcauth, keyring):

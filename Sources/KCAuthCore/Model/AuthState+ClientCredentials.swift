@@ -14,3 +14,12 @@ extension AuthState {
         return state
     }
 }
+
+extension AuthState {
+    /// Who a client-credentials session is (Keycloak: `service-account-<client>`), from its own
+    /// JWT access token, decoded unverified as the stored ID token is: the provider issued it to
+    /// this client over TLS. Nil for a person's session or an opaque token.
+    public var serviceAccountClaims: IdentityClaims? {
+        isClientCredentials ? IdentityClaims(unverifiedToken: accessToken) : nil
+    }
+}

@@ -105,7 +105,8 @@ public struct Status: Sendable {
             let state = try AuthState.decode(secret, profile: profile)
             entry.issuer = state.issuer
             entry.clientID = state.clientID
-            entry.user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo).displayName
+            entry.user = (state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo)
+                ?? state.serviceAccountClaims)?.displayName
             entry.accessTokenExpiresAt = state.expiresAt
             entry.refreshTokenExpiresAt = state.refreshExpiresAt
             entry.state = State(SessionHealth.of(state, now: clock.instant))
