@@ -49,7 +49,7 @@ public struct Adapters: Sendable {
         self.receiver = receiver
         self.sleeper = sleeper
         credentials = SystemCredentialReader(environment: environment)
-        terminal = StandardInput()
+        terminal = TerminalQuestionInput()
     }
 
     /// The real adapters for an environment.

@@ -3,10 +3,10 @@ import Glibc
 #endif
 import KCAuthCore
 
-/// Standard input as the place a person answers a question. Lines are read byte by byte with
+/// Standard input as the place a person answers a question (the first run of `login`). Lines are read byte by byte with
 /// `read(2)` (no buffering that could swallow what a later reader needs) and capped, so a
 /// runaway paste cannot grow without bound.
-public struct StandardInput: TerminalInput {
+public struct TerminalQuestionInput: TerminalInput {
     public static let lineLimit = 4096
 
     public init() {}
