@@ -34,6 +34,9 @@ DOC_FILES        = $(MANPAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLE
 
 DIST ?= dist
 
+# Symlinks to kcauth under the names git and docker run credential helpers by.
+HELPER_LINKS = git-credential-kcauth docker-credential-kcauth
+
 .PHONY: help deps build release docs unit integration test demo provider clean \
         install uninstall package package-test
 
@@ -43,11 +46,11 @@ help:
 	@echo "make build        debug build (.build/debug/kcauth)"
 	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth, SCRATCH=.build)"
 	@echo "make docs         regenerate man/kcauth.1 (kcauth-docgen) and completions/* (scripts/generate-docs)"
-	@echo "make install      release build, then install binary, man page and completions (PREFIX=/usr/local, DESTDIR=)"
+	@echo "make install      release build, then install binary, helper links, man page and completions (PREFIX=/usr/local, DESTDIR=)"
 	@echo "make uninstall    remove what make install installed (same PREFIX and DESTDIR)"
 	@echo "make package      build the Debian package $(DIST)/kcauth_<version>-1_<arch>.deb (scripts/build-deb)"
 	@echo "make package-test build the package; lintian, contents, run without the toolchain, apt install in a debootstrapped Debian (~1.5 min, root)"
-	@echo "make provider     start the local test provider in the foreground (PORT=8180)"
+	@echo "make provider     install what is missing (make deps), then run the local test provider in the foreground (PORT=8180)"
 	@echo "make deps         install apt packages and the test provider's Python venv"
 
 deps:
@@ -98,13 +101,16 @@ $(DOC_FILES):
 install: $(DOC_FILES) $(if $(BINARY),,$(BIN_RELEASE))
 	@test -x "$(or $(BINARY),$(BIN_RELEASE))" || { echo "make: no kcauth binary at $(or $(BINARY),$(BIN_RELEASE))" >&2; exit 1; }
 	$(INSTALL) -D -m 755 $(INSTALL_STRIP) "$(or $(BINARY),$(BIN_RELEASE))" "$(DESTDIR)$(BINDIR)/kcauth"
+	@# git and docker find their credential helpers by name; kcauth answers by the name it runs as.
+	$(foreach helper,$(HELPER_LINKS),ln -sfn kcauth "$(DESTDIR)$(BINDIR)/$(helper)";)
 	$(INSTALL) -D -m 644 "$(MANPAGE)" "$(DESTDIR)$(MANDIR)/man1/kcauth.1"
 	$(INSTALL) -D -m 644 "$(BASH_COMPLETION)" "$(DESTDIR)$(BASHCOMPDIR)/kcauth"
 	$(INSTALL) -D -m 644 "$(ZSH_COMPLETION)" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth"
 	$(INSTALL) -D -m 644 "$(FISH_COMPLETION)" "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/kcauth" "$(DESTDIR)$(MANDIR)/man1/kcauth.1" \
+	rm -f "$(DESTDIR)$(BINDIR)/kcauth" $(foreach helper,$(HELPER_LINKS),"$(DESTDIR)$(BINDIR)/$(helper)") \
+	      "$(DESTDIR)$(MANDIR)/man1/kcauth.1" \
 	      "$(DESTDIR)$(BASHCOMPDIR)/kcauth" "$(DESTDIR)$(ZSHCOMPDIR)/_kcauth" \
 	      "$(DESTDIR)$(FISHCOMPDIR)/kcauth.fish"
 

@@ -9,7 +9,8 @@
 //   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
 //   KCAuthCLI          hand-rolled argument parser, command table, presenters
 //   KCAuthTestSupport  fakes of every adapter and fixtures, for the test targets (not shipped)
-//   kcauth             a one-line executable over KCAuthCLI
+//   KCAuthFastPath     the warm-cache `kcauth token` with Glibc only; falls back to KCAuthCLI
+//   kcauth             a small executable: KCAuthFastPath, else KCAuthCLI
 //   KCAuthDocGen       build time only: the man page generator (kcauth-docgen), not in the product
 import PackageDescription
 
@@ -23,12 +24,12 @@ let package = Package(
         .library(name: "KCAuth", targets: ["KCAuth"]),
     ],
     targets: [
-        // libsecret and libcurl are dlopen()ed on first use, so `kcauth token` starts without
-        // loading them (Sources/CLibSecret/include/CLibSecret.h and CCurl.h say more).
+        // libsecret, libcurl, libcrypto and libqrencode are dlopen()ed on first use, so `kcauth token`
+        // starts without loading them (each module's header says more; docs/performance.md has numbers).
         .target(name: "CLibSecret", path: "Sources/CLibSecret"),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),  // libcrypto only: no TLS here
+        .target(name: "COpenSSL", path: "Sources/COpenSSL"),  // libcrypto only, no TLS; headers: libssl-dev
         .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
-        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "CQREncode", path: "Sources/CQREncode"),  // headers: libqrencode-dev
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
@@ -38,7 +39,9 @@ let package = Package(
         // Fakes and fixtures shared by every test target (not a product: never shipped).
         .target(name: "KCAuthTestSupport", dependencies: ["KCAuth", "KCAuthCore", "KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
-        .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        // The warm-cache `kcauth token`, Glibc only: no Foundation, no JSON decoder (issue 13).
+        .target(name: "KCAuthFastPath", swiftSettings: swift6),
+        .executableTarget(name: "kcauth", dependencies: ["KCAuthCLI", "KCAuthFastPath"], swiftSettings: swift6),
         // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
         .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "kcauth-docgen", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),
@@ -46,8 +49,9 @@ let package = Package(
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthFastPath", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthFastPathTests", dependencies: ["KCAuthFastPath"], swiftSettings: swift6),
         .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
     ]
 )

@@ -53,7 +53,7 @@ _kcauth() {
         esac
         case $cur in
             -*) _kcauth_reply '-h --help --version --profile' ;;
-            *) _kcauth_reply 'login token refresh logout whoami status profiles use doctor setup-client completion help' ;;
+            *) _kcauth_reply 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi
@@ -61,7 +61,7 @@ _kcauth() {
     # Per command: its flags, the flags that take a value, how many arguments it takes.
     local flags values max
     case $command in
-        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --storage -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --storage -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
+        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
         token) flags='--profile --min-valid -o --output --id-token -h --help' values='--profile --min-valid -o --output' max=0 ;;
         refresh) flags='--profile --scope -o --output --id-token -h --help' values='--profile --scope -o --output' max=0 ;;
         logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;
@@ -69,6 +69,10 @@ _kcauth() {
         status) flags='--profile -o --output -h --help' values='--profile -o --output' max=0 ;;
         profiles) flags='--profile --names -o --output -h --help' values='--profile -o --output' max=0 ;;
         use) flags='-h --help' values='' max=1 ;;
+        exec) flags='--profile --env --min-valid -h --help' values='--profile --env --min-valid' max=2 ;;
+        kubeconfig) flags='--profile --cluster --api-version --access-token --merge -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
+        git-credential) flags='--profile -h --help' values='--profile' max=1 ;;
+        docker-credential) flags='--profile -h --help' values='--profile' max=1 ;;
         doctor) flags='--profile --issuer -o --output -h --help' values='--profile --issuer -o --output' max=0 ;;
         setup-client) flags='--server --realm --client-id -o --output -h --help' values='--server --realm --client-id -o --output' max=0 ;;
         completion) flags='-h --help' values='' max=1 ;;
@@ -90,9 +94,9 @@ _kcauth() {
             'login --client-key-alg') _kcauth_reply 'RS256 PS256 ES256 RS384 PS384 ES384 RS512 PS512 ES512' ;;
             'login --client-assertion-file') _kcauth_files ;;
             'token --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential' ;;
+            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
             'refresh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential' ;;
+            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
             'logout --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami -o' | 'whoami --output') _kcauth_reply 'text json' ;;
@@ -100,6 +104,12 @@ _kcauth() {
             'status -o' | 'status --output') _kcauth_reply 'text json' ;;
             'profiles --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'profiles -o' | 'profiles --output') _kcauth_reply 'text json' ;;
+            'exec --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'kubeconfig --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'kubeconfig --api-version') _kcauth_reply 'v1 v1beta1' ;;
+            'kubeconfig --merge') _kcauth_files ;;
+            'git-credential --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'docker-credential --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'doctor --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'doctor -o' | 'doctor --output') _kcauth_reply 'text json' ;;
             'setup-client -o' | 'setup-client --output') _kcauth_reply 'json kcadm' ;;
@@ -120,7 +130,7 @@ _kcauth() {
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
-            help) _kcauth_reply 'login token refresh logout whoami status profiles use doctor setup-client completion help' ;;
+            help) _kcauth_reply 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi

@@ -68,6 +68,10 @@ complete -c kcauth -n 'not __kcauth_command' -a whoami -d 'Show who is signed in
 complete -c kcauth -n 'not __kcauth_command' -a status -d 'Show every profile\'s sign-in state'
 complete -c kcauth -n 'not __kcauth_command' -a profiles -d 'List the profiles and their settings'
 complete -c kcauth -n 'not __kcauth_command' -a use -d 'Make a profile the default'
+complete -c kcauth -n 'not __kcauth_command' -a exec -d 'Run a command with a fresh token in its environment'
+complete -c kcauth -n 'not __kcauth_command' -a kubeconfig -d 'Print or merge a kubeconfig user that gets tokens from kcauth'
+complete -c kcauth -n 'not __kcauth_command' -a git-credential -d 'Credential helper for git (git-credential-kcauth)'
+complete -c kcauth -n 'not __kcauth_command' -a docker-credential -d 'Credential helper for docker (docker-credential-kcauth)'
 complete -c kcauth -n 'not __kcauth_command' -a doctor -d 'Check the keyring, configuration, browser and provider'
 complete -c kcauth -n 'not __kcauth_command' -a setup-client -d 'Print the Keycloak client kcauth needs (JSON, kcadm.sh)'
 complete -c kcauth -n 'not __kcauth_command' -a completion -d 'Print the shell completion script for bash, zsh or fish'
@@ -87,6 +91,7 @@ complete -c kcauth -n '__kcauth_using login' -l browser -d 'Use the browser flow
 complete -c kcauth -n '__kcauth_using login' -l device -d 'Use the device flow: sign in on another device (remembered for the profile)'
 complete -c kcauth -n '__kcauth_using login' -l flow -x -a 'auto browser device' -d 'How to sign in, remembered for the profile'
 complete -c kcauth -n '__kcauth_using login' -l qr -d 'Show the device flow\'s link as a QR code (implies --device)'
+complete -c kcauth -n '__kcauth_using login' -l browser-command -x -d 'Start the browser with this command and its arguments, split like a shell would; %s is the URL (appended if absent); remembered for the profile, \'\' forgets'
 complete -c kcauth -n '__kcauth_using login' -l storage -x -a 'keyring file memory' -d 'Where to keep the session, remembered per profile'
 complete -c kcauth -n '__kcauth_using login' -s o -l output -x -a 'raw json' -d 'Also print the access token on stdout (for --storage memory)'
 complete -c kcauth -n '__kcauth_using login' -l idp-hint -x -d 'Go straight to this identity provider (Keycloak kc_idp_hint), remembered for the profile'
@@ -108,13 +113,13 @@ complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using token' -l min-valid -x -d 'Refresh if the token expires sooner than this'
-complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential' -d 'Output format'
+complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using token' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using token' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using refresh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using refresh' -l scope -x -d 'Request a narrower scope'
-complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential' -d 'Output format'
+complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using refresh' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using refresh' -s h -l help -d 'Show help for this command'
 
@@ -143,6 +148,24 @@ complete -c kcauth -n '__kcauth_using profiles' -s h -l help -d 'Show help for t
 complete -c kcauth -n '__kcauth_using use' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument use 1' -a '(__kcauth_profiles)'
 
+complete -c kcauth -n '__kcauth_using exec' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
+complete -c kcauth -n '__kcauth_using exec' -l env -x -d 'Variable for the access token (NAME=id: the ID token); repeatable'
+complete -c kcauth -n '__kcauth_using exec' -l min-valid -x -d 'Refresh if the token expires sooner than this'
+complete -c kcauth -n '__kcauth_using exec' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using kubeconfig' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l cluster -x -d 'Also add a context pairing the user with this cluster'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l api-version -x -a 'v1 v1beta1' -d 'client.authentication.k8s.io version of the exec plugin'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l access-token -d 'Send the access token instead of the ID token'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l merge -r -F -d 'Add the entries to this kubeconfig (backup in FILE.bak)'
+complete -c kcauth -n '__kcauth_using kubeconfig' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using git-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer with this profile, whatever the host (else the profile whose hosts setting lists it)'
+complete -c kcauth -n '__kcauth_using git-credential' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using docker-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer with this profile, whatever the host (else the profile whose hosts setting lists it)'
+complete -c kcauth -n '__kcauth_using docker-credential' -s h -l help -d 'Show help for this command'
+
 complete -c kcauth -n '__kcauth_using doctor' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using doctor' -l issuer -x -d 'Check this issuer instead of the profile\'s'
 complete -c kcauth -n '__kcauth_using doctor' -s o -l output -x -a 'text json' -d 'Output format'
@@ -158,4 +181,4 @@ complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
-complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status profiles use doctor setup-client completion help'
+complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help'

@@ -35,6 +35,7 @@ static struct {
     SecretCollection *(*collection_for_alias_sync)(SecretService *, const gchar *, int, GCancellable *, GError **);
     gboolean (*collection_get_locked)(SecretCollection *);
     gchar *(*collection_get_label)(SecretCollection *);
+    gint (*service_unlock_sync)(SecretService *, GList *, GCancellable *, GList **, GError **);
     void (*object_unref)(void *);
     void (*free)(void *);
     void (*error_free)(GError *);
@@ -76,6 +77,7 @@ static void load(void) {
     KC_BIND(collection_for_alias_sync, "secret_collection_for_alias_sync")
     KC_BIND(collection_get_locked, "secret_collection_get_locked")
     KC_BIND(collection_get_label, "secret_collection_get_label")
+    KC_BIND(service_unlock_sync, "secret_service_unlock_sync")
     KC_BIND(object_unref, "g_object_unref")
     KC_BIND(free, "g_free")
     KC_BIND(error_free, "g_error_free")
@@ -135,6 +137,16 @@ SecretCollection *kc_secret_collection_for_alias_sync(SecretService *service, co
 }
 gboolean kc_secret_collection_get_locked(SecretCollection *self) { return api.collection_get_locked(self); }
 gchar *kc_secret_collection_get_label(SecretCollection *self) { return api.collection_get_label(self); }
+
+gint kc_secret_service_unlock_collection(SecretService *service, SecretCollection *collection,
+                                         GCancellable *cancellable, GError **error) {
+    // One-element list on the stack: libsecret only reads `objects` (it takes each proxy's path).
+    GList objects = { collection, NULL, NULL };
+    GList *unlocked = NULL;
+    gint count = api.service_unlock_sync(service, &objects, cancellable, &unlocked, error);
+    api.list_free_full(unlocked, api.object_unref);
+    return count;
+}
 
 void kc_g_object_unref(void *object) { api.object_unref(object); }
 void kc_g_free(void *mem) { api.free(mem); }

@@ -30,12 +30,16 @@ public struct Adapters: Sendable {
     public var credentials: any CredentialReader
     /// Standard input, for the first-run questions of `login`; tests may replace it.
     public var terminal: any TerminalInput
+    /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
+    public var lineInput: (any LineInput)?
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
                 secretStore: @escaping @Sendable (StorageKind, @escaping @Sendable (String) -> Void) -> any SecretStore,
                 tokenCache: (any TokenCache)?, lock: @escaping @Sendable (StorageKind) -> any ProfileLock,
-                opener: any URLOpener, receiver: @escaping @Sendable (String) -> any RedirectReceiver, sleeper: any Sleeper) {
+                opener: any URLOpener, receiver: @escaping @Sendable (String) -> any RedirectReceiver, sleeper: any Sleeper,
+                lineInput: (any LineInput)? = nil) {
+        self.lineInput = lineInput
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.clock = clock
@@ -52,8 +56,10 @@ public struct Adapters: Sendable {
         terminal = TerminalQuestionInput()
     }
 
-    /// The real adapters for an environment.
-    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment) -> Adapters {
+    /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for
+    /// its unlock dialog (the CLI says so on stderr).
+    public static func system(environment: [String: String] = ProcessInfo.processInfo.environment,
+                              onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in }) -> Adapters {
         let paths = Paths(environment: environment)
         let cwd = FileManager.default.currentDirectoryPath
         return Adapters(
@@ -64,13 +70,14 @@ public struct Adapters: Sendable {
                 switch kind {
                 case .file: return FileSecretStore(directory: paths.stateDirectory, warn: warn)
                 case .memory: return MemorySecretStore()
-                default: return LibSecretStore(environment: environment)
+                default: return LibSecretStore(environment: environment, onUnlockPrompt: onUnlockPrompt)
                 }
             },
             tokenCache: RuntimeTokenCache.forEnvironment(environment, paths: paths),
             lock: { FileProfileLock(namespace: $0.rawValue) },
             opener: BrowserOpener(environment: environment),
             receiver: { LoopbackReceiver(path: $0) },
-            sleeper: SystemSleeper())
+            sleeper: SystemSleeper(),
+            lineInput: TerminalLineReader.standardInput())
     }
 }

@@ -88,7 +88,8 @@ public final class KCAuthContext: Sendable {
     public func status(selected: ResolvedProfile) throws -> Status.Report {
         let resolver = try self.resolver()
         return Status(config: try config(), store: { [self] name in
-            self.store(for: try resolver.resolve(SettingsFlags(profile: name)))
+            // status reports a locked keyring; it never pops up the unlock dialog.
+            self.store(for: try resolver.resolve(SettingsFlags(profile: name))).withoutUnlockPrompts()
         }, clock: adapters.clock).run(selected: selected.name)
     }
 }

@@ -59,17 +59,19 @@ public struct SignIn: Sendable {
         var remember = ProfileSettings(issuer: issuer, clientID: clientID, scope: profile.scope.value,
                                        port: profile.port.value == 0 ? nil : profile.port.value, caFile: profile.caFile?.value,
                                        storage: kind == .file ? .file : nil,  // the keyring is the default; memory never sticks
-                                       flow: options.rememberedFlow)
+                                       flow: options.rememberedFlow, browserCommand: profile.browserCommand?.value.text)
         profile.rememberLoginSettings(in: &remember)
         let writer = SessionWriter(store: store, cache: context.tokenCache(for: kind),
                                    settings: kind == .memory ? nil : context.settings, remember: kind == .memory ? nil : remember)
         let a = context.adapters
         let login = Login(http: context.http(for: profile), clock: a.clock, random: a.random, store: store,
-                          opener: a.opener, receiver: a.receiver("/callback"), sleeper: a.sleeper, writer: writer)
+                          opener: a.opener, receiver: a.receiver("/callback"), sleeper: a.sleeper, writer: writer,
+                          paste: a.lineInput)
             .reading(credentials: a.credentials)
         var input = Login.Input(profile: profile.name, issuer: issuer, clientID: clientID, scope: profile.scope.value,
                                 port: profile.port.value, timeout: profile.timeout.value, openBrowser: options.openBrowser,
-                                flow: options.flow.flow, fallBackToDevice: options.flow.fallsBackToDevice)
+                                flow: options.flow.flow, fallBackToDevice: options.flow.fallsBackToDevice,
+                                browserCommand: profile.browserCommand?.value)
         input.authorization = profile.authorizationParameters(oneOff: options.authorization)
         input.clientAuth = profile.clientAuth.value
         let output = try login.run(input) { notify(.flow($0)) }

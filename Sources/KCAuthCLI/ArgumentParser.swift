@@ -37,6 +37,7 @@ public enum ArgumentParser {
         var result = ParsedCommand(name: spec.name, values: given)
         var i = 0
         var onlyPositionals = false
+        var seen: Set<String> = []
         func take(_ option: OptionSpec, inline: String?, shown: String) throws {
             guard option.takesValue else {
                 if inline != nil { throw usage("option \(shown) takes no value") }
@@ -54,13 +55,20 @@ public enum ArgumentParser {
             if let choices = option.choices, !choices.contains(value) {
                 throw usage("invalid value '\(value)' for \(shown): use one of \(choices.joined(separator: ", "))")
             }
+            // Only an option repeated after the command is recorded twice over (`exec --env A
+            // --env B`); for the others the last one wins, over a global one before the command too.
+            if seen.contains(option.long), let previous = result.values[option.long] {
+                result.repeated[option.long, default: [previous]].append(value)
+            }
+            seen.insert(option.long)
             result.values[option.long] = value
-            if option.repeatable { result.repeated[option.long, default: []].append(value) }
         }
         while i < args.count {
             let arg = args[i]
             if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
-                guard result.positionals.count < spec.positionals.count else {
+                // A command that runs another (`exec`): from its first word on, everything is its.
+                if spec.takesCommandLine { onlyPositionals = true }
+                guard spec.takesCommandLine || result.positionals.count < spec.positionals.count else {
                     throw usage("unexpected argument '\(arg)' for `kcauth \(spec.name)`",
                                 suggestion: profileMeant(arg, spec: spec, given: given, args: args),
                                 or: "see `kcauth \(spec.name) --help`")

@@ -29,6 +29,9 @@ public struct CommandSpec: Sendable, Equatable {
         self.examples = examples
     }
 
+    /// The last positional ends in "...": the rest of the command line is another command's.
+    public var takesCommandLine: Bool { positionals.last?.hasSuffix("...") ?? false }
+
     public func option(long: String) -> OptionSpec? { options.first { $0.long == long } }
     public func option(short: Character) -> OptionSpec? { options.first { $0.short == short } }
 }

@@ -18,6 +18,8 @@ extension FlowChoice {
         case .display: return "Using \(name): a graphical display is available (\(detail ?? "DISPLAY"))."
         case .browserVariable: return "Using \(name): $BROWSER is set."
         case .sshWithForwardedDisplay: return "Using \(name): the SSH session forwards a display (\(detail ?? "DISPLAY"))."
+        case .browserCommand: return "Using \(name): the profile names a browser command (--browser-command)."
+        case .wsl: return "Using \(name): this is WSL (\(detail ?? "a Microsoft kernel")), so the Windows browser opens."
         case .browserFailed: return "Switching to \(name): no browser could be started."
         }
     }

@@ -12,8 +12,6 @@ public struct OptionSpec: Sendable, Equatable {
     public var environment: String?
     /// What shell completion offers for a value that is not one of `choices`.
     public var completes: CompletionValues
-    /// Given more than once, every value counts (`--param`); else the last occurrence wins.
-    public var repeatable = false
 
     public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
                 default defaultValue: String? = nil, choices: [String]? = nil, environment: String? = nil,
@@ -29,13 +27,6 @@ public struct OptionSpec: Sendable, Equatable {
     }
 
     public var takesValue: Bool { value != nil }
-
-    /// This option, given more than once, keeping every value.
-    public func repeating() -> OptionSpec {
-        var copy = self
-        copy.repeatable = true
-        return copy
-    }
 
     /// What completion offers for the value: the choices of an enumerated option, else `completes`.
     public var valueCompletion: CompletionValues { choices.map(CompletionValues.choices) ?? completes }

@@ -14,7 +14,9 @@ public struct Services: Sendable {
 
     /// The real adapters for an environment.
     public init(environment: [String: String], console: any Console) {
-        self.init(context: KCAuthContext(adapters: .system(environment: environment)), console: console)
+        let adapters = Adapters.system(environment: environment,
+                                       onUnlockPrompt: { console.err(UnlockPromptLine.text($0) + "\n") })
+        self.init(context: KCAuthContext(adapters: adapters), console: console)
     }
 
     public var environment: [String: String] { context.environment }

@@ -23,6 +23,7 @@ enum SettingsOptions {
     static func flags(_ c: ParsedCommand, flow: FlowSetting? = nil) -> SettingsFlags {
         SettingsFlags(profile: c.value(profile), issuer: c.value(issuer), server: c.value(server), realm: c.value(realm),
                       clientID: c.value(clientID), scope: c.value(scope), storage: c.value(storage), caFile: c.value(caFile),
-                      flow: flow ?? c.value(Self.flow).flatMap(FlowSetting.init(rawValue:)), port: c.value(port), timeout: c.value(timeout))
+                      flow: flow ?? c.value(Self.flow).flatMap(FlowSetting.init(rawValue:)), port: c.value(port), timeout: c.value(timeout),
+                      browserCommand: c.value(LoginBrowserOptions.browserCommand))
     }
 }

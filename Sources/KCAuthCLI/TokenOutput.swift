@@ -5,12 +5,20 @@ import KCAuthCore
 enum TokenOutput: String, CaseIterable {
     case raw, header, json, env
     case execCredential = "exec-credential"
+    case curl
 
     static let option = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "raw",
                                    choices: allCases.map(\.rawValue))
     static let idToken = OptionSpec("id-token", help: "Print the ID token instead of the access token")
 
-    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Instant) -> String {
+    /// A format whose syntax a token could break out of refuses such a token before anything is
+    /// printed.
+    func check(_ t: IssuedToken, idToken: Bool) throws {
+        if self == .curl { _ = try CurlConfig.header(bearer: idToken ? (t.idToken ?? "") : t.accessToken) }
+    }
+
+    /// `exec` is the ExecCredential version kubectl asked for (`KUBERNETES_EXEC_INFO`).
+    func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Instant, exec: ExecCredentialVersion = .v1) -> String {
         let token = idToken ? (t.idToken ?? "") : t.accessToken
         let expiry = idToken ? t.idTokenExpiresAt : t.expiresAt
         switch self {
@@ -37,14 +45,10 @@ enum TokenOutput: String, CaseIterable {
             ]
             return JSONValue.fields(fields).rendered()
         case .execCredential:
-            // client.authentication.k8s.io/v1 ExecCredential: kubectl caches the token until
-            // expirationTimestamp, then runs the plugin again.
-            var status: [(String, JSONValue)] = [("token", .string(token))]
-            if let expiry { status.append(("expirationTimestamp", .string(expiry.rfc3339))) }
-            return JSONValue.fields([("apiVersion", .string("client.authentication.k8s.io/v1")),
-                                     ("kind", .string("ExecCredential")),
-                                     ("status", .fields(status))]).compact + "\n"
+            // kubectl caches the token until expirationTimestamp, then runs the plugin again.
+            return ExecCredential(version: exec, token: token, expiresAt: expiry).json
+        case .curl:
+            return (try? CurlConfig.header(bearer: token)) ?? ""  // `check` refused such a token
         }
     }
-
 }

@@ -9,21 +9,6 @@ public enum JWSAlgorithm: String, Sendable, CaseIterable {
     case ES256, ES384
 }
 
-/// The NIST curves named by JWK `crv` (RFC 7518 §6.2.1.1) that the ES algorithms use.
-enum ECCurve: String {
-    case p256 = "P-256"
-    case p384 = "P-384"
-
-    var bits: Int32 {
-        switch self {
-        case .p256: 256
-        case .p384: 384
-        }
-    }
-
-    /// Octets in one coordinate, and in each half of a JWS `R || S` signature (RFC 7518 §3.4).
-    var coordinateLength: Int { Int(bits) / 8 }
-}
 
 extension JWSAlgorithm {
     enum Family: Equatable {
@@ -50,9 +35,9 @@ extension JWSAlgorithm {
     /// OpenSSL's `EVP_MD` for the algorithm's hash.
     var digest: OpaquePointer? {
         switch self {
-        case .RS256, .PS256, .ES256: EVP_sha256()
-        case .RS384, .PS384, .ES384: EVP_sha384()
-        case .RS512, .PS512: EVP_sha512()
+        case .RS256, .PS256, .ES256: kc_EVP_sha256()
+        case .RS384, .PS384, .ES384: kc_EVP_sha384()
+        case .RS512, .PS512: kc_EVP_sha512()
         }
     }
 }

@@ -49,10 +49,10 @@ public struct JWSSigner: Sendable {
     /// DER result turned into `R || S` (RFC 7518 §3.4: exactly 64 bytes for ES256, 96 for ES384).
     private func rawSignature(over input: [UInt8]) throws -> [UInt8] {
         OpenSSLErrorQueue.clear()
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.library("EVP_MD_CTX_new failed") }
-        defer { EVP_MD_CTX_free(context) }
+        guard let context = kc_EVP_MD_CTX_new() else { throw CryptoError.library("EVP_MD_CTX_new failed") }
+        defer { kc_EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
-        guard EVP_DigestSignInit(context, &keyContext, algorithm.digest, nil, key.pkey) == 1 else {
+        guard kc_EVP_DigestSignInit(context, &keyContext, algorithm.digest, nil, key.pkey) == 1 else {
             throw CryptoError.library("EVP_DigestSignInit failed for \(algorithm.rawValue)")
         }
         if algorithm.family == .rsaPSS {
@@ -62,11 +62,11 @@ public struct JWSSigner: Sendable {
             }
         }
         var length = 0
-        let sized = input.withUnsafeBufferPointer { EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
+        let sized = input.withUnsafeBufferPointer { kc_EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
         guard sized == 1, length > 0 else { throw CryptoError.library("EVP_DigestSign failed for \(algorithm.rawValue)") }
         var signature = [UInt8](repeating: 0, count: length)
         let signed = signature.withUnsafeMutableBufferPointer { out in
-            input.withUnsafeBufferPointer { EVP_DigestSign(context, out.baseAddress, &length, $0.baseAddress, $0.count) }
+            input.withUnsafeBufferPointer { kc_EVP_DigestSign(context, out.baseAddress, &length, $0.baseAddress, $0.count) }
         }
         guard signed == 1 else { throw CryptoError.library("EVP_DigestSign failed for \(algorithm.rawValue)") }
         signature.removeSubrange(length...)   // ECDSA's DER is often shorter than the bound

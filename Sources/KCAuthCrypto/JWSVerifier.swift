@@ -68,10 +68,10 @@ public enum JWSVerifier {
 
     private static func verify(_ signature: [UInt8], over input: [UInt8], with key: PublicKey, algorithm: JWSAlgorithm) throws {
         OpenSSLErrorQueue.clear()
-        guard let context = EVP_MD_CTX_new() else { throw CryptoError.library("EVP_MD_CTX_new failed") }
-        defer { EVP_MD_CTX_free(context) }
+        guard let context = kc_EVP_MD_CTX_new() else { throw CryptoError.library("EVP_MD_CTX_new failed") }
+        defer { kc_EVP_MD_CTX_free(context) }
         var keyContext: OpaquePointer?
-        guard EVP_DigestVerifyInit(context, &keyContext, algorithm.digest, nil, key.pkey) == 1 else {
+        guard kc_EVP_DigestVerifyInit(context, &keyContext, algorithm.digest, nil, key.pkey) == 1 else {
             throw CryptoError.library("EVP_DigestVerifyInit failed for \(algorithm.rawValue)")
         }
         if algorithm.family == .rsaPSS {
@@ -81,7 +81,7 @@ public enum JWSVerifier {
         }
         let result = signature.withUnsafeBufferPointer { signature in
             input.withUnsafeBufferPointer { input in
-                EVP_DigestVerify(context, signature.baseAddress, signature.count, input.baseAddress, input.count)
+                kc_EVP_DigestVerify(context, signature.baseAddress, signature.count, input.baseAddress, input.count)
             }
         }
         switch result {

@@ -46,23 +46,23 @@ public final class PrivateKey: @unchecked Sendable {
         // Every check that may throw happens before `pkey` is set (a throwing init after full
         // initialization would run deinit and free it twice).
         let kind: Kind
-        if EVP_PKEY_is_a(loaded, "RSA") == 1 {
-            let bits = Int(EVP_PKEY_get_bits(loaded))
+        if kc_EVP_PKEY_is_a(loaded, "RSA") == 1 {
+            let bits = Int(kc_EVP_PKEY_get_bits(loaded))
             guard bits >= Int(PublicKey.minimumRSABits) else {
-                EVP_PKEY_free(loaded)
+                kc_EVP_PKEY_free(loaded)
                 throw CryptoError.invalidKey("the RSA key has \(bits) bits; RFC 7518 §3.3 requires at least \(PublicKey.minimumRSABits)")
             }
             kind = .rsa(bits: bits)
-        } else if EVP_PKEY_is_a(loaded, "EC") == 1 {
+        } else if kc_EVP_PKEY_is_a(loaded, "EC") == 1 {
             switch kc_ec_curve_bits(loaded) {
             case 256: kind = .ecP256
             case 384: kind = .ecP384
             default:
-                EVP_PKEY_free(loaded)
+                kc_EVP_PKEY_free(loaded)
                 throw CryptoError.invalidKey("the EC key is not on P-256 or P-384, the curves of ES256 and ES384")
             }
         } else {
-            EVP_PKEY_free(loaded)
+            kc_EVP_PKEY_free(loaded)
             throw CryptoError.invalidKey("the private key is neither RSA nor EC; JWS client assertions need one of them")
         }
         self.kind = kind
@@ -70,7 +70,7 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     deinit {
-        EVP_PKEY_free(pkey)
+        kc_EVP_PKEY_free(pkey)
     }
 
     /// The algorithm to use when none is configured: RS256 for RSA (the one every provider

@@ -33,12 +33,12 @@ final class PublicKey {
     }
 
     deinit {
-        EVP_PKEY_free(pkey)
+        kc_EVP_PKEY_free(pkey)
     }
 
     /// The largest signature this key can make, in bytes; for RSA, the modulus length.
     var signatureSize: Int {
-        Int(EVP_PKEY_get_size(pkey))
+        Int(kc_EVP_PKEY_get_size(pkey))
     }
 
     private static func importRSA(_ jwk: JWK) throws -> OpaquePointer {
@@ -54,8 +54,8 @@ final class PublicKey {
         guard let key else {
             throw CryptoError(code: .invalidKey, message: "OpenSSL rejected the RSA key", cause: OpenSSLErrorQueue.drain())
         }
-        guard EVP_PKEY_get_bits(key) >= minimumRSABits else {
-            EVP_PKEY_free(key)
+        guard kc_EVP_PKEY_get_bits(key) >= minimumRSABits else {
+            kc_EVP_PKEY_free(key)
             throw CryptoError.invalidKey("the RSA key is shorter than \(minimumRSABits) bits")
         }
         return key

@@ -8,7 +8,7 @@ public enum SHA256 {
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { input in
             digest.withUnsafeMutableBufferPointer { output in
-                EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, EVP_sha256(), nil)
+                kc_EVP_Digest(input.baseAddress, input.count, output.baseAddress, &length, kc_EVP_sha256(), nil)
             }
         }
         // EVP_Digest over a built-in digest fails only when memory allocation fails.

@@ -12,7 +12,7 @@ public struct SecureRandom: Sendable {
         guard count > 0 else { return [] }
         OpenSSLErrorQueue.clear()
         var output = [UInt8](repeating: 0, count: count)
-        let rc = output.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
+        let rc = output.withUnsafeMutableBufferPointer { kc_RAND_bytes($0.baseAddress, Int32(count)) }
         guard rc == 1 else { throw CryptoError.library("RAND_bytes failed") }
         return output
     }

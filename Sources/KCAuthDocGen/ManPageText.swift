@@ -37,6 +37,15 @@ enum ManPageText {
         .item("`KCAUTH_TOKEN_CACHE`", """
         `off` (or `0`, `no`, `false`) turns off the runtime cache of access tokens (see FILES).
         """),
+        .item("`KUBERNETES_EXEC_INFO`", """
+        Set by kubectl when it runs `kcauth token -o exec-credential`: the ExecCredential \
+        version to answer in (v1beta1 or v1) and whether the user is at a terminal, in which \
+        case kcauth signs in when there is no session.
+        """),
+        .item("`KCAUTH_ACCESS_TOKEN`", """
+        Not read: set by `kcauth exec` in its COMMAND's environment, unless --env names other \
+        variables; printed by `kcauth token -o env` as a shell assignment.
+        """),
         .item("`BROWSER`", """
         The commands that open the sign-in page: a colon-separated list, tried in order until \
         one starts. In a command, `%s` stands for the URL (`%%` for a percent sign); without it \
@@ -59,7 +68,10 @@ enum ManPageText {
         An SSH session: the automatic choice of flow is the device flow, unless the session \
         forwards a display.
         """),
-        .item("`DISPLAY`, `WAYLAND_DISPLAY`", "A graphical display: the automatic choice of flow is the browser flow."),
+        .item("`DISPLAY`, `WAYLAND_DISPLAY`", """
+        A graphical display: the automatic choice of flow is the browser flow, and a locked \
+        keyring is unlocked through its own password dialog (see SECURITY).
+        """),
         .item("`NO_COLOR`", """
         When set and not empty, the device flow's code is not shown in bold and its QR code \
         contains no colour escape sequences. kcauth uses no other colour.
@@ -101,10 +113,11 @@ enum ManPageText {
         The configuration file: an INI file meant to be edited by hand, with no secrets in it. \
         Keys before the first `[section]` are global (`default_profile`); each `[NAME]` section \
         is a profile with the keys `issuer`, `client_id`, `scope`, `port`, `flow`, `storage`, \
-        `ca_file`, `idp_hint`, `acr_values`, `ui_locales`, `grant`, and where a confidential \
-        client's credential comes from (`client_secret_env`, `client_secret_file`, \
-        `client_auth_method`, `client_key`, `client_key_id`, `client_key_alg`, \
-        `client_assertion_env`, `client_assertion_file`), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
+        `ca_file`, `hosts` and `username` for the git and docker credential helpers, \
+        `idp_hint`, `acr_values`, `ui_locales`, `grant`, and where a confidential client's \
+        credential comes from (`client_secret_env`, `client_secret_file`, `client_auth_method`, \
+        `client_key`, `client_key_id`, `client_key_alg`, `client_assertion_env`, \
+        `client_assertion_file`), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
         writes, writes atomically (directory 0700, file 0600), and never rewrites a file it \
         cannot parse.
         """),
@@ -136,8 +149,11 @@ enum ManPageText {
         `client_id` (`secret-tool search profile default` shows it). With --storage file it is \
         a plaintext file that is as safe as your account (see FILES); with --storage memory it \
         is kept nowhere. kcauth never falls back from the keyring to a file by itself: when the \
-        keyring is unavailable, locked or not responding, it exits with status 5. The runtime \
-        cache holds access tokens only. The configuration file holds no tokens.
+        keyring is unavailable, locked or not responding, it exits with status 5. On a display, \
+        login, token, refresh, logout and whoami first ask the Secret Service to unlock a locked \
+        keyring (its own password dialog; they wait up to 30 s and say so on standard error); a \
+        dismissed or unanswered dialog exits with status 5. status and doctor never open the \
+        dialog. The runtime cache holds access tokens only. The configuration file holds no tokens.
         """),
         .text("""
         What is sent where. Codes and tokens go only to the endpoints of the issuer's discovery \
@@ -147,8 +163,11 @@ enum ManPageText {
         gets the authorization request (client id, redirect URI, scope, PKCE challenge, state \
         and nonce) and never a token, except that `kcauth logout --browser` passes the ID token \
         as `id_token_hint`, so it reaches the browser's command line and history. kcauth puts \
-        no token in a command line, an error message or a child process's environment, and the \
-        browser launcher's output goes to standard error.
+        no token in a command line, an error message or the environment of a process it starts \
+        on its own (only `kcauth exec` puts one in its COMMAND's environment, because you ask it \
+        to), and the browser launcher's output goes to standard error. The git and docker \
+        helpers hand a token only to the servers a profile's `hosts` lists (git: over https, or \
+        http to this machine).
         """),
         .text("""
         RFC 8252 (OAuth 2.0 for native apps). kcauth is a public client: it has no client \
@@ -176,21 +195,24 @@ enum ManPageText {
         ]),
         .text("Call an API from a script, with a token that is valid for at least 30 seconds:"),
         .example([
+            "kcauth token -o curl | curl -K - https://api.example.com/",
             "curl -H \"$(kcauth token -o header)\" https://api.example.com/",
             "TOKEN=$(kcauth token --profile work) || exit",
             "eval \"$(kcauth token -o env)\"",
         ]),
-        .text("kubectl, with kcauth as its exec credential plugin (in ~/.kube/config):"),
+        .text("kubectl, with kcauth as its exec credential plugin (a user and a context in ~/.kube/config):"),
         .example([
-            "users:",
-            "- name: oidc",
-            "  user:",
-            "    exec:",
-            "      apiVersion: client.authentication.k8s.io/v1",
-            "      command: kcauth",
-            "      args: [\"token\", \"--id-token\", \"-o\", \"exec-credential\"]",
-            "      interactiveMode: Never",
+            "kcauth kubeconfig --cluster prod --merge ~/.kube/config",
+            "kubectl --context prod-default get pods",
         ]),
+        .text("git and docker, for the servers the profile's `hosts` setting lists:"),
+        .example([
+            "git config --global credential.https://git.example.com.helper kcauth",
+            "echo '{\"credHelpers\": {\"registry.example.com\": \"kcauth\"}}' \\",
+            "    > ~/.docker/config.json",
+        ]),
+        .text("Any program, with a fresh token in its environment:"),
+        .example(["kcauth exec --env GITLAB_TOKEN -- glab mr list"]),
         .text("""
         A CI job with the device flow: the link and the code go to the job's log, someone \
         approves them, and the access token is printed once and kept nowhere (exit status 3 when \

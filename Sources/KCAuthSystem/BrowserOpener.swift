@@ -1,53 +1,70 @@
 import Glibc
 import KCAuthCore
 
-/// Opens a URL with `$BROWSER` or, when it is unset or empty, `xdg-open`.
+/// Opens a URL with the profile's `--browser-command`, else `$BROWSER`, else (on WSL) the Windows
+/// browser, else `xdg-open`.
 ///
 /// `$BROWSER` follows the classic convention: a `:`-separated list of commands, tried in order
 /// until one starts. In a command, `%s` is replaced by the URL (`%%` is a literal `%`); without
 /// `%s` the URL is appended as the last argument. Words are split on whitespace and run with
 /// `posix_spawnp`, never through a shell, so `&`, `;` or spaces in the URL stay data.
+/// `--browser-command` is split like a shell would (`BrowserCommand`) and run the same way.
+///
+/// On WSL (`WSLDetection`) the browser is a Windows program: `wslview` (wslu), else
+/// `powershell.exe -NoProfile -Command Start-Process '<url>'`, else `cmd.exe /c start "" <url>`.
 ///
 /// The launcher's stdin is `/dev/null` and its stdout goes to kcauth's stderr: stdout is data
-/// (`kcauth token` prints only the token), and browsers chatter. The child is not waited for;
-/// a launcher that outlives kcauth is re-parented, and one that exits first stays a zombie only
-/// until kcauth exits.
+/// (`kcauth token` prints only the token), and browsers chatter. `launch` hands back the child
+/// so the login can notice a launcher that exits non-zero at once (and then try the next
+/// candidate); a launcher that outlives kcauth is re-parented.
 public struct BrowserOpener: URLOpener {
     private let environment: [String: String]
     /// Where the child's stdout and stderr go; kcauth's stderr in production.
     private let outputFD: Int32
+    /// Whether this is WSL; nil: ask `WSLProbe` when a browser is needed (not at start-up:
+    /// `kcauth token` never opens one).
+    private let wsl: Bool?
 
-    public init(environment: [String: String]) {
-        self.init(environment: environment, outputFD: STDERR_FILENO)
+    public init(environment: [String: String], wsl: Bool? = nil) {
+        self.init(environment: environment, outputFD: STDERR_FILENO, wsl: wsl)
     }
 
     /// For tests: send the launcher's output to `outputFD` instead of stderr.
-    init(environment: [String: String], outputFD: Int32) {
+    init(environment: [String: String], outputFD: Int32, wsl: Bool? = nil) {
         self.environment = environment
         self.outputFD = outputFD
+        self.wsl = wsl
     }
 
     public func open(_ url: String) throws {
-        let commands = Self.commands(browser: environment["BROWSER"], url: url)
+        _ = try launch(url, command: nil)
+    }
+
+    public func launch(_ url: String, command: BrowserCommand?) throws -> (any LaunchedBrowser)? {
+        var candidates = command.map { [$0.arguments(for: url)] } ?? Self.commands(browser: environment["BROWSER"], url: url,
+                                                                                    wsl: wsl ?? WSLProbe().isWSL(environment: environment))
         var tried: [String] = []
         var causes: [String] = []
-        for argv in commands {
+        while !candidates.isEmpty {
+            let argv = candidates.removeFirst()
             tried.append(argv[0])
             do {
-                return try spawn(argv)
+                let pid = try spawn(argv)
+                return LauncherProcess(pid: pid, name: argv[0], remaining: candidates, start: { try spawn($0) })
             } catch {
                 causes.append("\(argv[0]): \((error as? KCAuthError)?.cause ?? "\(error)")")
             }
         }
         throw KCAuthError(.configuration, "cannot start a browser (tried: \(tried.joined(separator: ", ")))",
-                          hint: "open the URL printed above yourself, or set $BROWSER",
+                          hint: command == nil ? "open the URL printed above yourself, or set $BROWSER"
+                                               : "open the URL printed above yourself, or fix --browser-command",
                           cause: causes.joined(separator: "; "))
     }
 
     /// The argument vectors to try, in order.
-    static func commands(browser: String?, url: String) -> [[String]] {
+    static func commands(browser: String?, url: String, wsl: Bool = false) -> [[String]] {
         guard let browser, browser.contains(where: { !$0.isWhitespace && $0 != ":" }) else {
-            return [["xdg-open", url]]
+            return wsl ? windowsLaunchers(url) : [["xdg-open", url]]
         }
         return browser.split(separator: ":").compactMap { entry in
             let words = entry.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
@@ -55,7 +72,7 @@ public struct BrowserOpener: URLOpener {
             var substituted = false
             var argv = words.map { word -> String in
                 guard word.contains("%") else { return String(word) }
-                let (text, didSubstitute) = substitute(word, url: url)
+                let (text, didSubstitute) = BrowserCommand.substitute(String(word), url: url)
                 substituted = substituted || didSubstitute
                 return text
             }
@@ -64,33 +81,31 @@ public struct BrowserOpener: URLOpener {
         }
     }
 
-    /// `%s` → the URL, `%%` → `%`; any other `%` stays as it is.
-    private static func substitute(_ word: Substring, url: String) -> (String, Bool) {
-        var result = ""
-        var substituted = false
-        var index = word.startIndex
-        while index < word.endIndex {
-            let next = word.index(after: index)
-            if word[index] == "%", next < word.endIndex, word[next] == "s" || word[next] == "%" {
-                if word[next] == "s" {
-                    result += url
-                    substituted = true
-                } else {
-                    result += "%"
-                }
-                index = word.index(after: next)
-            } else {
-                result.append(word[index])
-                index = next
-            }
+    /// WSL: the Windows browser, through wslu's `wslview`, else Windows' own launchers. The URL
+    /// is a PowerShell string literal (a `'` doubled, as PowerShell's quoting rules require), and
+    /// is given to `cmd.exe` only when it holds none of cmd's metacharacters.
+    static func windowsLaunchers(_ url: String) -> [[String]] {
+        var launchers = [["wslview", url],
+                         ["powershell.exe", "-NoProfile", "-Command", "Start-Process '" + url.replacingAll("'", with: "''") + "'"]]
+        if !url.contains(where: { "&|<>^%\"()! \t".contains($0) }) {
+            launchers.append(["cmd.exe", "/c", "start", "\"\"", url])
         }
-        return (result, substituted)
+        return launchers
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        var result = ""
+        for c in self { if c == target { result += replacement } else { result.append(c) } }
+        return result
     }
 }
 
 extension BrowserOpener {
-    /// Starts `argv` without waiting for it; throws when it cannot be started.
-    private func spawn(_ argv: [String]) throws {
+    /// Starts `argv` without waiting for it and returns its process id; throws when it cannot
+    /// be started.
+    private func spawn(_ argv: [String]) throws -> pid_t {
         // posix_spawnp would search kcauth's own PATH; resolve against the environment the
         // child gets instead, so a caller-supplied PATH is honoured, and hand over a path.
         guard let program = Self.resolve(argv[0], path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
@@ -133,6 +148,7 @@ extension BrowserOpener {
         guard result == 0 else {
             throw KCAuthError(.configuration, "cannot start \(argv[0])", cause: String(cString: strerror(result)))
         }
+        return pid
     }
 
     /// `name` itself when it holds a `/`, else the first executable regular file `name` on

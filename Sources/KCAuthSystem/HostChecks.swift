@@ -7,6 +7,8 @@ import KCAuthCore
 /// browser launcher, and (when the session lives in a file) the state file.
 public struct HostChecks: Sendable {
     private let environment: [String: String]
+    /// Replaceable in tests (the kernel release file).
+    var wslProbe = WSLProbe()
 
     public init(environment: [String: String]) {
         self.environment = environment
@@ -38,17 +40,21 @@ public struct HostChecks: Sendable {
     /// What `login` would start: the first `$BROWSER` entry found on `$PATH`, else `xdg-open`.
     public func browser() -> DoctorCheck {
         let (id, title) = ("browser", "browser launcher")
-        let commands = BrowserOpener.commands(browser: environment["BROWSER"], url: "URL")
+        // WSL (issue 11 #3): the Windows browser, through wslview or Windows' own launchers.
+        let wsl = wslProbe.isWSL(environment: environment)
+        let wslNote = wsl ? "; WSL detected (\(environment["WSL_DISTRO_NAME"].map { "WSL_DISTRO_NAME=\($0)" } ?? "Microsoft kernel")): the Windows browser opens" : ""
+        let commands = BrowserOpener.commands(browser: environment["BROWSER"], url: "URL", wsl: wsl)
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for argv in commands {
             if let program = BrowserOpener.resolve(argv[0], path: path), access(program, X_OK) == 0 {
                 let source = environment["BROWSER"]?.isEmpty == false ? " (from $BROWSER)" : ""
-                return .pass(id, title, program + source)
+                return .pass(id, title, program + source + wslNote)
             }
         }
         let tried = commands.map { $0[0] }.joined(separator: ", ")
-        return DoctorCheck(id, title, .fail, "no browser launcher found (tried: \(tried))",
-                           fix: "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by `kcauth login --no-browser`")
+        return DoctorCheck(id, title, .fail, "no browser launcher found (tried: \(tried))\(wslNote)",
+                           fix: wsl ? "install wslu (wslview), or set $BROWSER or --browser-command; or paste the address back (`kcauth login --no-browser`)"
+                                    : "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by `kcauth login --no-browser`")
     }
 
     /// The file store of `profile`: its directory is private and the file, if there is one, is

@@ -10,7 +10,7 @@ public struct KeyringChecks: Sendable {
     private let environment: [String: String]
     private let deadline: Double
 
-    public init(environment: [String: String], deadline: Double = 5) {
+    public init(environment: [String: String], deadline: Double = LibSecretStore.defaultDeadline) {
         self.environment = environment
         self.deadline = deadline
     }
@@ -53,7 +53,7 @@ public struct KeyringChecks: Sendable {
         case .unlocked:
             return [bus, service, .pass(id, title, "present and unlocked")]
         case .locked(let label):
-            return [bus, service, .fail(id, title, LibSecretMessages.locked(label))]
+            return [bus, service, .fail(id, title, LibSecretMessages.locked(label), fix: LibSecretMessages.lockedFix)]
         case .noDefaultCollection:
             return [bus, service, .fail(id, title, LibSecretMessages.noDefaultCollection())]
         }

@@ -77,6 +77,42 @@ struct LibSecretCalls {
 
     /// Service → `default` alias → locked? Three non-variadic calls, 2–16 ms, no prompt.
     func probe() throws -> ProbeResult {
+        try withDefaultCollection { _, collection in
+            // NULL without an error: the alias resolves to nothing (no login keyring was created).
+            guard let collection else { return .noDefaultCollection }
+            guard kc_secret_collection_get_locked(collection) != 0 else { return .unlocked }
+            return .locked(label: Self.label(of: collection))
+        }
+    }
+
+    enum UnlockResult: Equatable {
+        /// The collection is unlocked now (or already was).
+        case unlocked
+        /// The prompt was dismissed, or the service unlocked nothing.
+        case notUnlocked
+        case noDefaultCollection
+    }
+
+    /// Asks the Secret Service to unlock the default collection. Where the service shows a prompt
+    /// (gnome-keyring's password dialog) this blocks until the person answers it: give it a
+    /// deadline that never cancels (see `LibSecretDeadline`), only the watchdog.
+    func unlockDefault() throws -> UnlockResult {
+        try withDefaultCollection { service, collection in
+            guard let collection else { return .noDefaultCollection }
+            var error: UnsafeMutablePointer<GError>?
+            let count = kc_secret_service_unlock_collection(service, collection, cancellable, &error)
+            if let error { throw LibSecretFailure(taking: error) }
+            // Secret Service API, Prompt.Completed: a dismissed prompt unlocks nothing; libsecret
+            // then returns 0 without an error.
+            return count > 0 ? .unlocked : .notUnlocked
+        }
+    }
+
+    /// Runs `body` with the Secret Service and its `default` collection (nil: there is none);
+    /// both are released afterwards.
+    private func withDefaultCollection<T>(
+        _ body: (UnsafeMutablePointer<SecretService>, UnsafeMutablePointer<SecretCollection>?) throws -> T
+    ) throws -> T {
         var error: UnsafeMutablePointer<GError>?
         let service = kc_secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, &error)
         if let error {
@@ -94,17 +130,16 @@ struct LibSecretCalls {
             if let collection { kc_g_object_unref(collection) }
             throw LibSecretFailure(taking: error)
         }
-        // NULL without an error: the alias resolves to nothing (no login keyring was created).
-        guard let collection else { return .noDefaultCollection }
-        defer { kc_g_object_unref(collection) }
+        defer { if let collection { kc_g_object_unref(collection) } }
+        return try body(service, collection)
+    }
 
-        guard kc_secret_collection_get_locked(collection) != 0 else { return .unlocked }
-        var label: String?
-        if let raw = kc_secret_collection_get_label(collection) {
-            label = String(cString: raw)
-            kc_g_free(raw)
-        }
-        return .locked(label: label?.isEmpty == false ? label : nil)
+    private static func label(of collection: UnsafeMutablePointer<SecretCollection>) -> String? {
+        guard let raw = kc_secret_collection_get_label(collection) else { return nil }
+        defer { kc_g_free(raw) }
+        // From the other end of the bus: one line, bounded, before it reaches any message.
+        let label = Sanitize.oneLine(String(cString: raw), limit: 80)
+        return label.isEmpty ? nil : label
     }
 
     private static func string(_ table: OpaquePointer, _ key: String) -> String? {

@@ -30,16 +30,22 @@ final class LibSecretDeadline: @unchecked Sendable {
     private var running = false
     // Guarded by `lock`.
     private var finished = false
-    private var mayCancel = true
+    private var mayCancel: Bool
     private var fired = false
 
-    init(seconds: Double, watchdog: Bool) {
+    /// - Parameters:
+    ///   - cancels: false for a wait on an unlock prompt: only the watchdog ends it, because
+    ///     cancelling a pending prompt makes gnome-keyring 42 abort (notes §3 c3).
+    ///   - watchdogMessage: the line the watchdog writes before `_exit` (a newline is added).
+    init(seconds: Double, watchdog: Bool, cancels: Bool = true, watchdogMessage: String? = nil) {
         self.seconds = seconds
         cancellable = kc_g_cancellable_new()
         cancelAt = Self.monotonic(after: seconds)
         killAt = watchdog ? Self.monotonic(after: seconds + Self.watchdogMargin) : nil
-        watchdogLine = Array(("kcauth: the keyring did not answer within \(formatSeconds(seconds)) "
-            + "(an unanswered unlock prompt or a hung gnome-keyring-daemon); giving up\n").utf8)
+        mayCancel = cancels
+        let message = watchdogMessage ?? "kcauth: the keyring did not answer within \(formatSeconds(seconds)) "
+            + "(an unanswered unlock prompt or a hung gnome-keyring-daemon); giving up"
+        watchdogLine = Array((message + "\n").utf8)
 
         pthread_mutex_init(lock, nil)
         var attributes = pthread_condattr_t()
@@ -68,14 +74,6 @@ final class LibSecretDeadline: @unchecked Sendable {
         wake.deallocate()
         lock.deallocate()
         kc_g_object_unref(cancellable)
-    }
-
-    /// From now on only the watchdog applies: called before a store that may show an unlock
-    /// prompt, because cancelling a pending prompt makes gnome-keyring 42 abort.
-    func keepPromptAlive() {
-        pthread_mutex_lock(lock)
-        mayCancel = false
-        pthread_mutex_unlock(lock)
     }
 
     /// Ends the timer thread; call exactly once when the operation is over.

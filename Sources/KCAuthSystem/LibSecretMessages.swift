@@ -2,9 +2,8 @@ import KCAuthCore
 
 /// The user-facing messages and hints of the three storage states, in one place.
 enum LibSecretMessages {
-    static let unavailableHint = "kcauth needs a Secret Service (gnome-keyring, KeePassXC…) on the "
-        + "D-Bus session bus; run inside a desktop session or start gnome-keyring-daemon --unlock"
-        + explicitFileHint
+    static let unavailableHint = "start one (a desktop session has gnome-keyring or KeePassXC; headless: "
+        + "`gnome-keyring-daemon --unlock`)" + explicitFileHint
     /// Only ever a hint: kcauth never falls back to a plaintext file by itself (issue 5).
     static let explicitFileHint = ", or choose `--storage file` explicitly (a plaintext file)"
     // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it starts a
@@ -27,8 +26,33 @@ enum LibSecretMessages {
     }
 
     static func locked(_ label: String?) -> KCAuthError {
-        let name = label.map { "the keyring \"\($0)\"" } ?? "the keyring"
-        return KCAuthError(.storageLocked, "\(name) is locked", hint: lockedHint)
+        KCAuthError(.storageLocked, "\(keyringName(label)) is locked", hint: lockedHint)
+    }
+
+    /// Locked, and nobody can be asked: no display for the keyring's password dialog.
+    static func lockedHeadless(_ label: String?) -> KCAuthError {
+        KCAuthError(.storageLocked, "\(keyringName(label)) is locked and there is no display (DISPLAY, "
+                    + "WAYLAND_DISPLAY) for its unlock dialog", hint: lockedHint)
+    }
+
+    static func unlockDismissed(_ label: String?) -> KCAuthError {
+        // gnome-keyring reports a prompter that cannot start (a stale DISPLAY) the same way.
+        KCAuthError(.storageLocked, "\(keyringName(label)) was not unlocked: its unlock dialog was dismissed "
+                    + "or could not be shown", hint: lockedHint)
+    }
+
+    /// The watchdog's line when nobody answered the unlock dialog in time; in the presenter's
+    /// `error: …; fix` form, because it is the process's last word (it `_exit`s).
+    static func unlockTimedOutLine(_ label: String?, seconds: Double) -> String {
+        "error: \(keyringName(label)) was not unlocked within \(formatSeconds(seconds)); \(lockedHint)"
+    }
+
+    /// For `doctor`: how the dialog comes about, besides the manual ways.
+    static let lockedFix = "kcauth login, token, refresh, logout and whoami ask for its password in the keyring's own "
+        + "dialog when a display is available; or " + lockedHint
+
+    static func keyringName(_ label: String?) -> String {
+        label.map { "the keyring \"\($0)\"" } ?? "the keyring"
     }
 
     static func notResponding(_ seconds: Double, cause: String?) -> KCAuthError {

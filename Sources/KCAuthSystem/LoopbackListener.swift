@@ -48,19 +48,32 @@ final class LoopbackListener: BoundRedirectListener {
         listenFD = -1
     }
 
+    /// Whether a browser followed the binding start URL.
+    var browserBound: Bool { start.map { $0.used && $0.binding != nil } ?? false }
+
     func receive(timeout: Double, judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest {
+        try receive(timeout: timeout, tickEvery: .infinity, tick: { nil }, judge: judge)
+    }
+
+    func receive(timeout: Double, tickEvery interval: Double, tick: () throws -> CallbackRequest?,
+                 judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest {
         guard listenFD >= 0 else { throw KCAuthError(.internal, "the loopback listener is closed") }
         let deadline = monotonicSeconds() + timeout
         var connections: [LoopbackConnection] = []
         defer { for connection in connections { Glibc.close(connection.fd) } }
+        var nextTick = monotonicSeconds()
 
         while true {
+            if monotonicSeconds() >= nextTick {
+                if let request = try tick() { return request }
+                nextTick = monotonicSeconds() + (interval.isFinite ? max(interval, 0.01) : .infinity)
+            }
             let remaining = deadline - monotonicSeconds()
             guard remaining > 0 else {
                 throw KCAuthError(.timedOut, "no response from the browser within \(humanSeconds(timeout)) s")
             }
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
-            var wake = deadline
+            var wake = min(deadline, nextTick)
             for connection in connections {
                 fds.append(pollfd(fd: connection.fd, events: Int16(connection.isResponding ? POLLOUT : POLLIN), revents: 0))
                 wake = min(wake, connection.deadline(limits))

@@ -17,10 +17,11 @@ public enum TerminalQRCode {
     /// The code's modules, row by row, `true` = dark, without the quiet zone. Error correction M
     /// (15 %): a phone reading a screen at an angle needs some.
     public static func matrix(for text: String) throws -> [[Bool]] {
-        guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
-            throw KCAuthError(.internal, "cannot encode the link as a QR code", cause: String(cString: strerror(errno)))
+        guard let code = kc_QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
+            let cause = kc_qrencode_load_error().map { String(cString: $0) } ?? String(cString: strerror(errno))
+            throw KCAuthError(.internal, "cannot encode the link as a QR code", cause: cause)
         }
-        defer { QRcode_free(code) }
+        defer { kc_QRcode_free(code) }
         let width = Int(code.pointee.width)
         // Bit 0 of each byte is the module's colour; the other bits are libqrencode's bookkeeping.
         return (0..<width).map { row in (0..<width).map { column in code.pointee.data[row * width + column] & 1 == 1 } }

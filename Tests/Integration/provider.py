@@ -9,7 +9,9 @@ Fixtures (conftest.py) are thin wrappers around what is here:
 
 Options are the fields of run.Options (Tests/Provider/run.py): access_token_lifetime,
 refresh_token_lifetime, reuse_protection, device_interval, device_slow_down, device_pkce,
-device_code_lifespan, faults, request_log, threads, port, assertion_audience.
+device_code_lifespan, faults, request_log, threads, port, assertion_audience; and the interop switches
+token_overrides, device_overrides, id_token_overrides, discovery_overrides, refresh_error,
+authorization_error, exact_redirect_uris (Tests/Provider/README.md).
 """
 
 import json

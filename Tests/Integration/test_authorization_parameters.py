@@ -4,6 +4,7 @@ keeps, and the ID token checks that `max_age` and an essential `acr` call for (O
 Core §3.1.2.1, §3.1.3.7)."""
 
 import json
+import time
 
 import pytest
 
@@ -78,7 +79,7 @@ def test_max_age_accepts_a_recent_sign_in(provider, kcauth, keyring):
 
 
 def test_max_age_refuses_an_id_token_about_an_older_sign_in(start_provider, kcauth, keyring):
-    provider = start_provider(auth_time_age=3600)
+    provider = start_provider(id_token_overrides={"auth_time": int(time.time()) - 3600})
     r = login(kcauth, provider, "--max-age", "300")
     assert r.returncode == 1, r
     assert "the ID token was rejected: the sign-in it describes is 36" in r.stderr and "more than --max-age 300" in r.stderr
@@ -91,19 +92,19 @@ ESSENTIAL_GOLD = json.dumps({"id_token": {"acr": {"essential": True, "values": [
 
 
 def test_an_essential_acr_must_be_in_the_id_token(start_provider, kcauth, keyring):
-    silver = start_provider(id_token_acr="silver")
+    silver = start_provider(id_token_overrides={"acr": "silver"})
     r = login(kcauth, silver, "--param", "claims=" + ESSENTIAL_GOLD)
     assert r.returncode == 1, r
     assert "the ID token was rejected: its acr 'silver' is not one of the requested gold" in r.stderr
     assert stored_items(keyring) == []
 
-    gold = start_provider(id_token_acr="gold")
+    gold = start_provider(id_token_overrides={"acr": "gold"})
     ok = login(kcauth, gold, "--param", "claims=" + ESSENTIAL_GOLD)
     assert ok.returncode == 0, ok
     assert json.loads(auth_params(gold)[0]["claims"]) == json.loads(ESSENTIAL_GOLD)
 
 
 def test_a_voluntary_acr_values_is_a_wish_not_checked(start_provider, kcauth, keyring):
-    provider = start_provider(id_token_acr="1")
+    provider = start_provider(id_token_overrides={"acr": "1"})
     r = login(kcauth, provider, "--acr-values", "gold")
     assert r.returncode == 0, r

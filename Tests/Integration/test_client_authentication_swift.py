@@ -17,7 +17,7 @@ SCRATCH = os.environ.get("KCAUTH_SCRATCH", ".build")
 
 
 def test_swift_signed_assertions_and_secrets_are_accepted_by_the_provider(provider):
-    if shutil.which("swift") is None or not list((REPO / SCRATCH / "debug").glob("kcauthPackageTests.*")):
+    if shutil.which("swift") is None or not (REPO / SCRATCH / "debug" / "kcauthPackageTests.xctest").exists():
         pytest.skip("the Swift test bundle is not built (swift build --build-tests)")
     completed = subprocess.run(
         ["swift", "test", "--skip-build", "--scratch-path", SCRATCH, "--filter", "ProviderClientAuthenticationTests"],

@@ -88,12 +88,13 @@ def test_a_global_profile_before_the_command(complete, env):
     assert complete("kcauth --profile work ") == help_commands(env)
     assert complete("kcauth --profile work to") == ["token"]
     assert complete("kcauth --profile work token --o") == ["--output"]
-    assert complete("kcauth --profile work token -o ") == sorted(["raw", "header", "json", "env", "exec-credential"])
+    assert complete("kcauth --profile work token -o ") == sorted(["raw", "header", "json", "env", "exec-credential", "curl"])
     assert complete("kcauth --profile=work token --min") == ["--min-valid"]
 
 
 @pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "profiles",
-                                     "use", "doctor", "setup-client", "completion", "help"])
+                                     "use", "exec", "kubeconfig", "git-credential", "docker-credential",
+                                     "doctor", "setup-client", "completion", "help"])
 def test_every_flag_of_each_command_and_nothing_else(complete, env, command):
     long, _ = help_flags(command, env)
     assert complete(f"kcauth {command} --") == long
@@ -109,7 +110,7 @@ def test_a_flag_from_its_prefix(complete):
 
 
 def test_values_of_enumerated_options(complete):
-    formats = sorted(["raw", "header", "json", "env", "exec-credential"])
+    formats = sorted(["raw", "header", "json", "env", "exec-credential", "curl"])
     assert complete("kcauth token -o ") == formats
     assert complete("kcauth token --output ") == formats
     assert complete("kcauth refresh --output e") == ["env", "exec-credential"]
@@ -122,7 +123,7 @@ def test_values_of_enumerated_options(complete):
 def test_values_after_an_equals_sign(complete):
     # fish offers the whole word (`--output=raw`), bash and zsh the value.
     offered = [c.split("=", 1)[1] if c.startswith("--output=") else c for c in complete("kcauth token --output=")]
-    assert offered == sorted(["raw", "header", "json", "env", "exec-credential"])
+    assert offered == sorted(["raw", "header", "json", "env", "exec-credential", "curl"])
     offered = [c.split("=", 1)[1] if c.startswith("--storage=") else c for c in complete("kcauth login --storage=f")]
     assert offered == ["file"]
 

@@ -21,6 +21,8 @@ DOCS = {
     "completions/kcauth.fish": "share/fish/vendor_completions.d/kcauth.fish",
 }
 
+HELPERS = ["git-credential-kcauth", "docker-credential-kcauth"]
+
 
 def make(*args):
     # Run the Makefile as a user would, not as a sub-make of the `make integration` that runs us.
@@ -42,8 +44,18 @@ def test_install_lays_out_binary_man_page_and_completions_and_uninstall_removes_
     r = make("install", f"DESTDIR={dest}", "PREFIX=/usr", f"BINARY={BINARY}")
     assert r.returncode == 0, r.stderr
 
-    expected = ["usr/bin/kcauth"] + [f"usr/{target}" for target in DOCS.values()]
+    expected = ["usr/bin/kcauth", *(f"usr/bin/{h}" for h in HELPERS)] + [f"usr/{target}" for target in DOCS.values()]
     assert files_under(dest) == sorted(expected)
+    for name in HELPERS:
+        link = dest / "usr/bin" / name
+        assert link.is_symlink() and os.readlink(link) == "kcauth", name
+    # Run by those names, kcauth is the helper: git's `store` is a quiet no-op, and docker's
+    # helper names its own actions in the error for an unknown one.
+    git = subprocess.run([str(dest / "usr/bin/git-credential-kcauth"), "store"], input="", capture_output=True, text=True, timeout=30)
+    assert git.returncode == 0 and git.stdout == "" and git.stderr == "", git
+    docker = subprocess.run([str(dest / "usr/bin/docker-credential-kcauth"), "frobnicate"], capture_output=True, text=True,
+                            timeout=30, env={"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert docker.returncode == 2 and "use get, list, store or erase" in docker.stderr, docker
 
     installed = dest / "usr/bin/kcauth"
     assert mode(installed) == 0o755

@@ -34,7 +34,11 @@ pytestmark = pytest.mark.skipif(
 # The package, file by file: path -> mode as dpkg-deb -c shows it.
 EXPECTED_FILES = {
     "./usr/bin/kcauth": "-rwxr-xr-x",
+    "./usr/bin/git-credential-kcauth -> kcauth": "lrwxrwxrwx",
+    "./usr/bin/docker-credential-kcauth -> kcauth": "lrwxrwxrwx",
     "./usr/share/man/man1/kcauth.1.gz": "-rw-r--r--",
+    "./usr/share/man/man1/git-credential-kcauth.1.gz -> kcauth.1.gz": "lrwxrwxrwx",
+    "./usr/share/man/man1/docker-credential-kcauth.1.gz -> kcauth.1.gz": "lrwxrwxrwx",
     "./usr/share/bash-completion/completions/kcauth": "-rw-r--r--",
     "./usr/share/zsh/vendor-completions/_kcauth": "-rw-r--r--",
     "./usr/share/fish/vendor_completions.d/kcauth.fish": "-rw-r--r--",

@@ -133,7 +133,7 @@ def test_memory_json_and_the_note_without_output(provider, keyring, kcauth):
     r = kcauth(*login_args(provider, "--storage", "memory", "-o", "json"))
     assert r.returncode == 0, r
     doc = json.loads(r.stdout)
-    assert list(doc) == ["access_token", "token_type", "expires_at", "expires_in", "scope", "issuer", "profile"]
+    assert list(doc) == ["version", "access_token", "token_type", "expires_at", "expires_in", "scope", "issuer", "profile"]
     assert doc["token_type"] == "Bearer" and doc["issuer"] == provider.issuer and doc["profile"] == "default"
     assert "openid" in doc["scope"].split() and doc["expires_at"].endswith("Z")
     assert verified_claims(provider, doc["access_token"])["azp"] == "kcauth"

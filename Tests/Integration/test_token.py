@@ -142,7 +142,7 @@ def test_output_formats(provider, keyring, kcauth):
     assert id_doc["id_token"] == id_token and "access_token" not in id_doc
 
     bad = kcauth("token", "-o", "yaml")
-    assert bad.returncode == 2 and "use one of raw, header, json, env, exec-credential" in bad.stderr
+    assert bad.returncode == 2 and "use one of raw, header, json, env, exec-credential, curl" in bad.stderr
 
 
 def test_refresh_can_narrow_the_scope(provider, keyring, kcauth):
@@ -199,3 +199,22 @@ def test_a_memory_session_never_answers_from_the_runtime_cache(provider, keyring
     assert kcauth("token").returncode == 0  # the keyring session is now in the runtime cache
     r = kcauth("token", env={"KCAUTH_STORAGE": "memory"})
     assert r.returncode == 4 and r.stdout == "", r
+
+
+def test_a_swift_program_signs_in_uses_and_ends_a_session_through_the_library_alone(provider, keyring, kcauth):
+    """Issue 9: Examples/KCAuthExample logs in, prints a token's lifetime and logs out with the
+    KCAuth library product only (no kcauth process), and the command sees the same session."""
+    example = BINARY.parent / "KCAuthExample"
+    env = dict(kcauth.env, KCAUTH_ISSUER=provider.issuer, KCAUTH_CLIENT_ID="kcauth")
+
+    signed_in = subprocess.run([str(example), "login"], env=env, capture_output=True, text=True, timeout=60)
+    assert signed_in.returncode == 0, signed_in
+    assert f"profile 'default': signed in to {provider.issuer} as alice" in signed_in.stdout
+    assert kcauth("whoami").returncode == 0, "the command sees the library's session"
+
+    used = subprocess.run([str(example), "token"], env=env, capture_output=True, text=True, timeout=60)
+    assert used.returncode == 0 and "a Bearer token from" in used.stdout, used
+
+    signed_out = subprocess.run([str(example), "logout"], env=env, capture_output=True, text=True, timeout=60)
+    assert signed_out.returncode == 0 and "profile 'default': signed out" in signed_out.stdout, signed_out
+    assert kcauth("token").returncode == 4, "and the session is gone for the command too"

@@ -19,7 +19,7 @@ import KCAuthTestSupport
         (["token", "--profile", "work"], .run(ParsedCommand(name: "token", values: ["profile": "work"]))),
         (["token", "--profile=work"], .run(ParsedCommand(name: "token", values: ["profile": "work"]))),
         (["token", "--profile=a=b"], .run(ParsedCommand(name: "token", values: ["profile": "a=b"]))),
-        (["token", "--profile", "a", "--profile", "b"], .run(ParsedCommand(name: "token", values: ["profile": "b"]))),
+        (["token", "--profile", "a", "--profile", "b"], .run(ParsedCommand(name: "token", values: ["profile": "b"], repeated: ["profile": ["a", "b"]]))),
         (["login", "--issuer", "https://x/realms/y", "--client-id", "c", "--no-browser", "--port", "8400"],
          .run(ParsedCommand(name: "login", values: ["issuer": "https://x/realms/y", "client-id": "c", "port": "8400"], flags: ["no-browser"]))),
         (["login", "--scope", "--odd-but-a-value"], .run(ParsedCommand(name: "login", values: ["scope": "--odd-but-a-value"]))),

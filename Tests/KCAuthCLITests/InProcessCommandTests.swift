@@ -116,3 +116,22 @@ import KCAuthTestSupport
         #expect(fake.settings.text.contains("client_id = kcauth"), "the settings stay")
     }
 }
+
+/// Issue 14: every error line says what happened and what to do.
+@Suite struct ErrorLineTests {
+    @Test(arguments: KCAuthError.Code.known)
+    func everyKindOfErrorHasAFixPart(_ code: KCAuthError.Code) {
+        let line = ErrorPresenter.line(KCAuthError(code, "something happened"))
+        #expect(line.hasPrefix("error: something happened; ") && line.count > "error: something happened; ".count + 10, "\(line)")
+    }
+
+    @Test func theProvidersErrorCodeChoosesTheFix() {
+        let error = KCAuthError(.provider, "refreshing the token failed: invalid_scope", oauthError: .invalidScope)
+        #expect(ErrorPresenter.line(error).contains("ask only for scopes the client may request"))
+    }
+
+    @Test func anErrorsOwnHintWins() {
+        #expect(ErrorPresenter.line(KCAuthError(.network, "x", hint: "do this")) == "error: x; do this")
+        #expect(ErrorPresenter.line(KCAuthError(.loginRequired, "x", remedy: .signIn(profile: "w"))) == "error: x; run `kcauth login --profile w`")
+    }
+}

@@ -27,7 +27,7 @@ import KCAuthTestSupport
 
     @Test func pagesAreSelfContained() {
         for page in [LandingPages.success(user: nil, profile: "p"), LandingPages.failure(KCAuthError(.internal, "x")),
-                     LandingPages.notThisLogin, LandingPages.notFound] {
+                     LandingPages.notThisLogin] {
             #expect(!page.html.contains("<script") && !page.html.contains("http://") && !page.html.contains("https://"))
             #expect(page.html.contains("default-src 'none'"), "a Content-Security-Policy blocks any resource")
             #expect(page.html.contains("prefers-color-scheme: dark"))

@@ -88,6 +88,15 @@ import Testing
     func refused(_ issuer: String) {
         #expect { try IssuerPolicy.normalizedIssuer(issuer) } throws: { ($0 as? KCAuthError)?.code == .usage }
     }
+
+    /// A refused endpoint came from the provider's discovery document, not from the user: a
+    /// provider fault (exit 1), never "usage" (exit 2).
+    @Test(arguments: ["http://sso.example.com/realms/a/token", "ftp://sso.example.com/token", "http://127.0.0.1.evil.com/x"])
+    func refusedEndpointIsTheProvidersFault(_ endpoint: String) {
+        #expect { try IssuerPolicy.checkEndpoint(endpoint, what: "token endpoint") } throws: {
+            ($0 as? KCAuthError)?.code == .invalidResponse
+        }
+    }
 }
 
 @Suite struct ScopeAndRequestTests {

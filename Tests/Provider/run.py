@@ -15,6 +15,7 @@ sources>, and copying it for each run.
 import argparse
 import fcntl
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -59,10 +60,15 @@ class Options:
     threads: int = DEFAULT_THREADS
     # The aud a client assertion must name: "token-endpoint-or-issuer" or "token-endpoint" only.
     assertion_audience: str = "token-endpoint-or-issuer"
-    # ID token authentication facts (OpenID Connect Core §2): an `acr` claim ("" = none), and
-    # an `auth_time` this many seconds before the real sign-in (a session that is old).
-    id_token_acr: str = ""
-    auth_time_age: int = 0
+    # Hostile and minimal providers (kcprovider/interop.py, README "Interop switches"); a None
+    # value in an override dict removes that field.
+    token_overrides: list = field(default_factory=list)  # the i-th refresh answer gets the i-th dict
+    device_overrides: dict = field(default_factory=dict)  # merged into device authorization answers
+    id_token_overrides: dict = field(default_factory=dict)  # merged into ID-token claims before signing
+    discovery_overrides: dict = field(default_factory=dict)  # merged into the discovery document
+    refresh_error: dict = field(default_factory=dict)  # every refresh grant answers 400 with this body
+    authorization_error: str = ""  # the authorization endpoint redirects back with error=this
+    exact_redirect_uris: bool = False  # a redirect_uri with a port is refused, as exact matching does
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -83,8 +89,13 @@ class Options:
             "PROVIDER_FAULT": ",".join(self.faults),
             "PROVIDER_REQUEST_LOG": str(request_log),
             "PROVIDER_ASSERTION_AUDIENCE": self.assertion_audience,
-            "PROVIDER_ID_TOKEN_ACR": self.id_token_acr,
-            "PROVIDER_AUTH_TIME_AGE": str(self.auth_time_age),
+            "PROVIDER_TOKEN_OVERRIDES": json.dumps(self.token_overrides),
+            "PROVIDER_DEVICE_OVERRIDES": json.dumps(self.device_overrides),
+            "PROVIDER_ID_TOKEN_OVERRIDES": json.dumps(self.id_token_overrides),
+            "PROVIDER_DISCOVERY_OVERRIDES": json.dumps(self.discovery_overrides),
+            "PROVIDER_REFRESH_ERROR": json.dumps(self.refresh_error),
+            "PROVIDER_AUTHORIZATION_ERROR": self.authorization_error,
+            "PROVIDER_EXACT_REDIRECT_URIS": "1" if self.exact_redirect_uris else "0",
         }
 
 
@@ -333,9 +344,6 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--assertion-audience", choices=ASSERTION_AUDIENCES, default="token-endpoint-or-issuer",
                         help="the aud a client assertion must name (default: the token endpoint or the issuer)")
-    parser.add_argument("--id-token-acr", default="", metavar="ACR", help="put this acr claim in ID tokens")
-    parser.add_argument("--auth-time-age", type=int, default=0, metavar="SECONDS",
-                        help="date auth_time in ID tokens this many seconds back")
     args = parser.parse_args(argv)
 
     options = Options(
@@ -353,8 +361,6 @@ def main(argv=None):
         request_log=args.request_log,
         threads=args.threads,
         assertion_audience=args.assertion_audience,
-        id_token_acr=args.id_token_acr,
-        auth_time_age=args.auth_time_age,
     )
     # Ctrl-C or SIGTERM: stop gunicorn and clean up. SIGINT is set explicitly because a shell
     # starts background jobs with it ignored.

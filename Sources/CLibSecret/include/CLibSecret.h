@@ -76,6 +76,12 @@ SecretCollection *kc_secret_collection_for_alias_sync(SecretService *service, co
                                                    GCancellable *cancellable, GError **error);
 gboolean kc_secret_collection_get_locked(SecretCollection *self);
 gchar *kc_secret_collection_get_label(SecretCollection *self);
+// secret_service_unlock_sync on one collection: asks the Secret Service to unlock it, which may
+// show the keyring's own password dialog and then blocks until the prompt completes (there is no
+// D-Bus timeout on prompts). Returns how many objects were unlocked: 0 without an error means the
+// prompt was dismissed.
+gint kc_secret_service_unlock_collection(SecretService *service, SecretCollection *collection,
+                                         GCancellable *cancellable, GError **error);
 
 void kc_g_object_unref(void *object);
 void kc_g_free(void *mem);

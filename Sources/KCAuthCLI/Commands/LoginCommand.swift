@@ -16,7 +16,12 @@ enum LoginCommand: Command {
         a phone, and confirm a code there). kcauth prefers the browser, and uses the device flow \
         when there is no way to show one: no DISPLAY or WAYLAND_DISPLAY and no BROWSER, an SSH \
         session without a forwarded display, CI=true, BROWSER=none, or a browser that fails to \
-        start. --browser and --device choose for the profile from then on. The ID token is \
+        start (a launcher that exits non-zero within seconds counts). --browser and --device choose for \
+        the profile from then on. When no browser can be shown here (--no-browser, SSH without a \
+        forwarded display, a failed launcher) and stdin is a terminal, the address the browser \
+        could not load after signing in (http://127.0.0.1:PORT/callback?...) can be pasted back \
+        at the prompt; it is checked like a redirect. On WSL the Windows browser is used \
+        (wslview, powershell.exe, cmd.exe). The ID token is \
         verified, and the session is stored in the desktop keyring (Secret Service), or where \
         --storage says. The settings used are saved in the profile, so the next `kcauth login` \
         needs no flags; while the session is valid it only says who is signed in (--force signs \
@@ -31,6 +36,7 @@ enum LoginCommand: Command {
             SettingsOptions.issuer, SettingsOptions.server, SettingsOptions.realm, SettingsOptions.clientID, SettingsOptions.scope,
             SettingsOptions.profile, SettingsOptions.port, SettingsOptions.timeout, SettingsOptions.caFile, LoginFlowOptions.noBrowser,
         ] + LoginFlowOptions.options + [
+            LoginBrowserOptions.browserCommand,
             SettingsOptions.storage,
             LoginStorage.output,
         ] + LoginRequestOptions.options + LoginClientOptions.options,
@@ -60,9 +66,11 @@ enum LoginCommand: Command {
         let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console
-        let progress = LoginProgress(console: console, choice: choice, openBrowser: !noBrowser,
+        // Over SSH without a display a browser started here opens far away: paste-back instead.
+        let openBrowser = !noBrowser && !FlowSelector.browserIsRemote(services.environment)
+        let progress = LoginProgress(console: console, choice: choice, openBrowser: openBrowser,
                                      qrRequested: flowOptions.qrRequested, environment: services.environment)
-        let options = SignIn.Options(flow: choice, openBrowser: !noBrowser, rememberedFlow: flowOptions.remembered(profile.saved),
+        let options = SignIn.Options(flow: choice, openBrowser: openBrowser, rememberedFlow: flowOptions.remembered(profile.saved),
                                      authorization: authorization)
         let output: SignIn.Output
         do {
@@ -71,7 +79,7 @@ enum LoginCommand: Command {
                 if case .flow(let step) = event { progress.show(step) } else { LoginStorage.report(event, profile: profile.name, console: console) }
             }
         }
-        console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName)) (profile '\(profile.name)').\n")
+        console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile.name)').\n")
         LoginStorage.deliver(output, format: command.value(LoginStorage.output), profile: profile.name, now: services.context.clock.instant, console: console)
     }
 }

@@ -1,4 +1,5 @@
 import KCAuthCore
+import KCAuthSystem
 
 /// `login`'s choice of flow (issue 4): `--browser`, `--device`, `--flow`, `--qr`, and the
 /// resolved `flow` setting (`KCAUTH_FLOW`, the profile's `flow`), turned into a `FlowChoice` by
@@ -37,7 +38,9 @@ struct LoginFlowOptions {
         let setting = profile.flow
         return FlowSelector.choose(flag: setting?.source == .flag ? setting?.value : nil,
                                    environmentSetting: setting?.source == .environment ? setting?.value : nil,
-                                   profile: profile.saved.flow, qrRequested: qrRequested, noBrowser: noBrowser, environment: environment)
+                                   profile: profile.saved.flow, qrRequested: qrRequested, noBrowser: noBrowser, environment: environment,
+                                   browserCommand: profile.browserCommand != nil,
+                                   wsl: WSLProbe().isWSL(environment: environment))
     }
 
     /// The flow to keep in the profile: a flag replaces the saved one (`--flow auto` clears it);

@@ -32,14 +32,30 @@ final class LoginProgress: @unchecked Sendable {
         case .authorizationURL(let url):
             console.err(openBrowser
                 ? "Opening the browser to sign in. If it does not open, visit:\n  \(url)\n"
-                : "Open this URL in a browser on this machine to sign in:\n  \(url)\n")
+                : "Open this URL in a browser to sign in:\n  \(url)\n")
         case .browserFailed(let error):
-            console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); open the URL above yourself.\n")
+            endStatusLine()
+            console.err(Self.sentence(error.message) + "; open the URL above yourself.\n")
         case .waiting(let redirectURI, let timeout):
-            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n")
+            console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
+                        + ExactRedirectHint.whileWaiting + "\n")
+        case .countdown(let remaining):
+            showCountdown("Waiting for the browser…", remaining: remaining, stop: "Ctrl-C to cancel")
+        case .pastePrompt:
+            endStatusLine()
+            console.err("""
+                If the browser is on another machine: after signing in there, it fails to load a page on \
+                127.0.0.1. Copy the address from its address bar and paste it here (Ctrl-C to cancel):
+
+                """)
+            console.err(Self.pastePrompt)
+        case .pasteRejected(let reason):
+            console.err("Not taken: \(reason).\n" + Self.pastePrompt)
+        case .pasteEnded:
+            console.err("\n(The terminal input ended; still waiting for the browser.)\n")
         case .switchingToDevice(let error):
             choice = FlowChoice(.device, .browserFailed)
-            console.err("Could not start a browser (\(Sanitize.oneLine(error.message))); switching to the device flow.\n")
+            console.err(Self.sentence(error.message) + "; switching to the device flow.\n")
         case .deviceCode(let prompt):
             showDevicePrompt(prompt)
         case .devicePolling(.waiting(let remaining)):
@@ -80,14 +96,22 @@ final class LoginProgress: @unchecked Sendable {
         if !interactive { console.err("Waiting for the sign-in to be approved…\n") }
     }
 
+    static let pastePrompt = "Address: "
+
     private func showWaiting(remaining: Double) {
+        showCountdown("Waiting for the sign-in to be approved…", remaining: remaining, stop: "Ctrl-C stops")
+    }
+
+    /// One status line, rewritten in place once a second; nothing when not on a terminal (the
+    /// plain "Waiting…" line was printed already).
+    private func showCountdown(_ text: String, remaining: Double, stop: String) {
         guard interactive else { return }
         let seconds = max(0, Int(remaining.rounded(.up)))
         guard seconds != lastSecond else { return }
         lastSecond = seconds
         statusShown = true
         let clock = "\(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
-        console.err("\r\u{1B}[KWaiting for the sign-in to be approved… \(clock) left (Ctrl-C stops)")
+        console.err("\r\u{1B}[K\(text) \(clock) left (\(stop))")
     }
 
     private func endStatusLine() {
@@ -102,5 +126,11 @@ final class LoginProgress: @unchecked Sendable {
         let s = Int(seconds.rounded())
         if s >= 120 { return "\((s + 30) / 60) minutes" }
         return s == 1 ? "1 second" : "\(s) seconds"
+    }
+
+    /// A one-line message as the start of a sentence: "cannot start a browser (…)" → "Cannot start…".
+    static func sentence(_ message: String) -> String {
+        let line = Sanitize.oneLine(message)
+        return line.prefix(1).uppercased() + line.dropFirst()
     }
 }

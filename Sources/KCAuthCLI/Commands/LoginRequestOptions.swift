@@ -16,7 +16,7 @@ struct LoginRequestOptions {
                                       help: "Authentication context classes to ask for (acr_values), remembered for the profile")
     static let uiLocales = OptionSpec("ui-locales", value: "LOCALES",
                                       help: "Languages for the sign-in pages, e.g. 'de en' (ui_locales), remembered for the profile")
-    static let param = OptionSpec("param", value: "NAME=VALUE", help: "Add a parameter to the authorization request (repeatable)").repeating()
+    static let param = OptionSpec("param", value: "NAME=VALUE", help: "Add a parameter to the authorization request (repeatable)")
     static let force = OptionSpec("force", help: "Sign in even if the profile's session is still valid")
 
     static let options = [idpHint, loginHint, prompt, maxAge, acrValues, uiLocales, param, force]
@@ -26,12 +26,12 @@ struct LoginRequestOptions {
         for (option, value) in [(loginHint, c.value(loginHint)), (prompt, c.value(prompt)), (maxAge, c.value(maxAge))] {
             if let value { try InputText.check(value, from: "--" + option.long) }
         }
-        for value in c.values(param) { try InputText.check(value, from: "--param") }
+        for value in c.allValues(param) { try InputText.check(value, from: "--param") }
         return AuthorizationParameters(
             loginHint: c.value(loginHint).flatMap { $0.isEmpty ? nil : $0 },
             prompt: try c.value(prompt).map(AuthorizationParameters.prompt),
             maxAge: try c.value(maxAge).map(AuthorizationParameters.maxAge),
-            extra: try c.values(param).map(AuthorizationParameters.parameter))
+            extra: try c.allValues(param).map(AuthorizationParameters.parameter))
     }
 
     /// The sticky parameters, for the settings resolver; an empty value clears the saved one.

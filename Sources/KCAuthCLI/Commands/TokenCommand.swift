@@ -19,13 +19,16 @@ enum TokenCommand: Command {
             "curl -H \"$(kcauth token -o header)\" https://api.example.com/",
             "eval \"$(kcauth token -o env)\"",
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
+            "kcauth token -o curl | curl -K - https://api.example.com/",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let profile = try services.resolve(command)
         let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: 30),
                                        idToken: command.flag(TokenOutput.idToken))
-        let token = try services.context.getToken(profile).run(request)
+        let token = try KubectlLogin.whenNeeded(command, services, profile: profile) {
+            try services.context.getToken($0).run(request)
+        }
         try print(token, command, services, profile: profile.name)
     }
 
@@ -42,7 +45,9 @@ enum TokenCommand: Command {
             break
         }
         let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
-        services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.context.clock.instant))
+        try format.check(token, idToken: idToken)
+        services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.context.clock.instant,
+                                               exec: try KubectlLogin.execInfo(services).apiVersion))
     }
 
     /// A `--min-valid`-style number of seconds: plain decimal, 0 to 86400.

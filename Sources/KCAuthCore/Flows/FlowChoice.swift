@@ -7,6 +7,9 @@ public struct FlowChoice: Sendable, Equatable {
         case browserIsNone, continuousIntegration, sshWithoutDisplay, noDisplay
         // Chosen: a browser can be shown.
         case display, browserVariable, sshWithForwardedDisplay
+        /// The profile names a browser command (`--browser-command`), or this is WSL, where the
+        /// Windows browser opens without any display variable.
+        case browserCommand, wsl
         /// Not from `FlowSelector`: the browser launcher failed, so the device flow took over.
         case browserFailed
     }
@@ -26,7 +29,7 @@ public struct FlowChoice: Sendable, Equatable {
     /// rather than wait for someone to open the URL by hand. A browser flow that was asked for
     /// keeps waiting, as it always did.
     public var fallsBackToDevice: Bool {
-        flow == .browser && [.display, .browserVariable, .sshWithForwardedDisplay].contains(reason)
+        flow == .browser && [.display, .browserVariable, .sshWithForwardedDisplay, .browserCommand, .wsl].contains(reason)
     }
 
     /// The device flow because nothing here can show a browser: the user needs another device,

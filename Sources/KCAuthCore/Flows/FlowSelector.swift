@@ -7,7 +7,8 @@
 /// e.g. over `ssh -L`) > the automatic choice. `auto` at one level skips the levels below it.
 public enum FlowSelector {
     public static func choose(flag: FlowSetting?, environmentSetting: FlowSetting?, profile: LoginFlow?,
-                              qrRequested: Bool, noBrowser: Bool, environment: [String: String]) -> FlowChoice {
+                              qrRequested: Bool, noBrowser: Bool, environment: [String: String],
+                              browserCommand: Bool = false, wsl: Bool = false) -> FlowChoice {
         if let forced = flag?.flow { return FlowChoice(forced, .flag) }
         if qrRequested { return FlowChoice(.device, .qrRequested) }
         if flag == nil {
@@ -15,11 +16,19 @@ public enum FlowSelector {
             if environmentSetting == nil, let profile { return FlowChoice(profile, .profile) }
         }
         if noBrowser { return FlowChoice(.browser, .noBrowserFlag) }
-        return automatic(environment)
+        return automatic(environment, browserCommand: browserCommand, wsl: wsl)
+    }
+
+    /// An SSH session without a forwarded display: a browser started here would open far from
+    /// the person (or not at all), so the browser flow shows the URL and takes the answer pasted
+    /// back instead (issue 11 #1).
+    public static func browserIsRemote(_ environment: [String: String]) -> Bool {
+        func set(_ name: String) -> Bool { !(environment[name] ?? "").trimmingWhitespace().isEmpty }
+        return (set("SSH_CONNECTION") || set("SSH_TTY")) && !set("DISPLAY") && !set("WAYLAND_DISPLAY")
     }
 
     /// Prefer the browser; choose the device flow when there is no way to show one.
-    public static func automatic(_ environment: [String: String]) -> FlowChoice {
+    public static func automatic(_ environment: [String: String], browserCommand: Bool = false, wsl: Bool = false) -> FlowChoice {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }
         }
@@ -39,6 +48,9 @@ public enum FlowSelector {
         }
         if let display { return FlowChoice(.browser, .display, detail: display) }
         if value("BROWSER") != nil { return FlowChoice(.browser, .browserVariable) }
+        if browserCommand { return FlowChoice(.browser, .browserCommand) }
+        // WSL2 forwards the Windows browser's 127.0.0.1 to this machine's listener.
+        if wsl { return FlowChoice(.browser, .wsl, detail: environment["WSL_DISTRO_NAME"].map { "WSL_DISTRO_NAME=\($0)" }) }
         return FlowChoice(.device, .noDisplay)
     }
 }

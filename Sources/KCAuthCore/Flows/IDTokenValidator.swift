@@ -41,7 +41,9 @@ public struct IDTokenValidator: Sendable {
 
         let claims: IDTokenClaims
         do { claims = try JSONDecoder().decode(IDTokenClaims.self, from: Data(jws.payload)) } catch {
-            throw invalid("its claims are missing or malformed", error)
+            // Name the claim (e.g. "'exp' is not a time between 1970 and 9999"): the provider's
+            // administrator needs to know which one.
+            throw invalid("its claims are missing or malformed" + OAuthHTTP.fieldProblem(error), error)
         }
         try Self.checkClaims(claims, expect, alg: jws.header.alg, now: clock.instant)
         return claims

@@ -16,7 +16,7 @@ public enum IssuerPolicy {
         guard url.query == nil, url.fragment == nil else {
             throw KCAuthError(.usage, "an issuer URL has no query or fragment: '\(Sanitize.oneLine(raw))'")
         }
-        try check(url: issuer, scheme: scheme, host: host, what: "issuer")
+        try check(url: issuer, scheme: scheme, host: host, what: "issuer", fault: .usage)
         return issuer
     }
 
@@ -25,7 +25,9 @@ public enum IssuerPolicy {
         guard let url = URLComponents(string: raw), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
             throw KCAuthError(.invalidResponse, "the provider's \(what) '\(Sanitize.oneLine(raw))' is not a URL")
         }
-        try check(url: raw, scheme: scheme, host: host, what: what)
+        // The discovery document is the provider's answer, not the user's input: a plain-http
+        // endpoint there is a provider fault (exit 1), not a usage error (exit 2).
+        try check(url: raw, scheme: scheme, host: host, what: what, fault: .invalidResponse)
     }
 
     /// 127.0.0.0/8, ::1 and `localhost` (RFC 8252 §8.3 names the first two; `localhost` resolves to them).
@@ -37,17 +39,19 @@ public enum IssuerPolicy {
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
-    private static func check(url: String, scheme: String, host: String, what: String) throws {
+    /// `fault` is the error code for a refused URL: `.usage` when the user typed it,
+    /// `.invalidResponse` when the provider published it.
+    private static func check(url: String, scheme: String, host: String, what: String, fault: KCAuthError.Code) throws {
         switch scheme {
         case "https":
             return
         case "http" where isLoopback(host: host):
             return
         case "http":
-            throw KCAuthError(.usage, "refusing plain-http \(what) \(Sanitize.oneLine(url)): tokens must travel over https",
+            throw KCAuthError(fault, "refusing plain-http \(what) \(Sanitize.oneLine(url)): tokens must travel over https",
                               hint: "use the https:// URL of the provider (http is allowed only for 127.0.0.1, [::1] and localhost)")
         default:
-            throw KCAuthError(.usage, "unsupported URL scheme '\(scheme)' for \(what)")
+            throw KCAuthError(fault, "unsupported URL scheme '\(scheme)' for \(what)")
         }
     }
 }

@@ -26,9 +26,6 @@ public enum LandingPages {
         heading: "This response does not belong to the current sign-in",
         body: "kcauth is still waiting for the sign-in it started. Finish that one in the tab kcauth opened, or run <code>kcauth login</code> again.")
 
-    public static let notFound = page(status: 404, title: "Not found", mark: "?", tone: "bad",
-                                      heading: "Nothing here", body: "This address only receives kcauth's sign-in response.")
-
     /// A page with one paragraph of (already escaped) HTML.
     static func page(status: Int, title: String, mark: String, tone: String, heading: String, body: String) -> LandingPage {
         page(status: status, title: title, mark: mark, tone: tone, heading: heading, paragraphs: [body])

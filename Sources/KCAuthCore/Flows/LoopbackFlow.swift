@@ -1,7 +1,7 @@
 import KCAuthCrypto
 
 /// The browser half of `kcauth login`: authorization code + PKCE, answered on a loopback
-/// redirect (RFC 8252 §7.3).
+/// redirect (RFC 8252 §7.3), or pasted at the terminal when the browser is on another machine.
 struct LoopbackFlow: Sendable {
     /// The browser could not be started and the caller asked to hear about it instead of
     /// waiting for someone to open the URL by hand (the automatic choice falls back to the
@@ -15,6 +15,9 @@ struct LoopbackFlow: Sendable {
     let opener: any URLOpener
     let receiver: any RedirectReceiver
     let finisher: SessionFinisher
+    let sleeper: any Sleeper
+    /// The terminal, when stdin is one: paste-back (nil: only the listener answers).
+    let paste: (any LineInput)?
     var authenticator: ClientAuthenticator? = nil
 
     func run(_ input: Login.Input, metadata: ProviderMetadata, fallBackToDevice: Bool,
@@ -26,6 +29,7 @@ struct LoopbackFlow: Sendable {
         let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
         var launchError: KCAuthError?
+        var launched: (any LaunchedBrowser)?
         if input.openBrowser {
             // The browser starts at a one-shot local URL that redirects to `url` and binds the
             // browser to this login (`BrowserBinding`): `url` itself, with `state` and the PKCE
@@ -33,7 +37,7 @@ struct LoopbackFlow: Sendable {
             let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
             let start = listener.startURL(redirectingTo: url, secretPath: "start/" + Base64URL.encode(try random.bytes(16)),
                                           binding: binding)
-            do { try opener.open(start) } catch {
+            do { launched = try opener.launch(start, command: input.browserCommand) } catch {
                 launchError = error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)")
             }
         }
@@ -43,15 +47,60 @@ struct LoopbackFlow: Sendable {
         if let launchError { notify(.browserFailed(launchError)) }
         notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
 
+        let wait = BrowserWait(launched: launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
+                               now: sleeper.monotonicNow(), timeout: input.timeout)
+        // No browser here: the answer can only come back by hand (paste-back, issue 11 #1).
+        if !input.openBrowser || launchError != nil { wait.startPasting(notify) }
+
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
                                   issRequired: metadata.authorizationResponseIssParameterSupported == true)
         let exchange = CodeExchange(http: http, authenticator: authenticator)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
                                               nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
         var result: Result<Login.Output, KCAuthError>?
+        func redeem(_ code: String) -> Result<Login.Output, KCAuthError> {
+            notify(.received)
+            do {
+                return .success(try finisher.finish(try exchange.redeem(code: code, request: request, metadata: metadata), context))
+            } catch {
+                return .failure(KCAuthError.wrapping(error))
+            }
+        }
+        // A pasted answer passes the same judge as a redirect; whichever comes first wins.
+        func pasted(_ line: String) -> CallbackRequest? {
+            if line.trimmingWhitespace().isEmpty { return nil }
+            switch PastedRedirect.parse(line, redirectURI: listener.redirectURI) {
+            case .failure(let problem):
+                notify(.pasteRejected(reason: problem.reason))
+                return nil
+            case .success(let callback):
+                // The bound browser reached the provider through this machine's listener, so its
+                // answer comes here by itself; a pasted one is refused like a callback without the
+                // cookie (`BrowserBinding`), whoever pasted it.
+                guard !listener.browserBound else {
+                    notify(.pasteRejected(reason: "the browser kcauth started on this machine is signing in; finish there"))
+                    return nil
+                }
+                switch judge.judge(callback) {
+                case .notOurs:
+                    notify(.pasteRejected(reason: "that address belongs to another sign-in (its state is not this login's)"))
+                    return nil
+                case .failed(let error):
+                    result = .failure(error)
+                case .code(let code):
+                    result = redeem(code)
+                }
+                return callback
+            }
+        }
         // The exchange runs while the browser waits for its page, so the page tells the truth
         // about the whole login, not just about the redirect.
-        _ = try listener.receive(timeout: input.timeout) { callback in
+        _ = try ExactRedirectHint.explainingTimeout { try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
+            for line in try wait.tick(now: sleeper.monotonicNow(), notify: notify) {
+                if let callback = pasted(line) { return callback }
+            }
+            return nil
+        }, judge: { callback in
             switch judge.judge(callback) {
             case .notOurs:
                 return .keepWaiting(LandingPages.notThisLogin)
@@ -59,18 +108,14 @@ struct LoopbackFlow: Sendable {
                 result = .failure(error)
                 return .finish(LandingPages.failure(error))
             case .code(let code):
-                notify(.received)
-                do {
-                    let output = try finisher.finish(try exchange.redeem(code: code, request: request, metadata: metadata), context)
-                    result = .success(output)
-                    return .finish(LandingPages.success(user: output.claims.displayName, profile: input.profile))
-                } catch {
-                    let e = error as? KCAuthError ?? KCAuthError(.internal, "\(error)")
-                    result = .failure(e)
-                    return .finish(LandingPages.failure(e))
+                let outcome = redeem(code)
+                result = outcome
+                switch outcome {
+                case .success(let output): return .finish(LandingPages.success(user: output.claims.displayName(userinfo: output.state.userinfo), profile: input.profile))
+                case .failure(let error): return .finish(LandingPages.failure(error))
                 }
             }
-        }
+        }) }
         guard let result else { throw KCAuthError(.internal, "the loopback listener stopped without a result") }
         return try result.get()
     }

@@ -34,23 +34,3 @@ public struct CachedToken: Sendable, Equatable, Codable {
         sessionID = state.sessionID
     }
 }
-
-/// What a cached token must match to be served: the store the profile resolves to now, and the
-/// issuer and client of its settings.
-public struct CacheBinding: Sendable, Equatable {
-    public var storage: StorageKind
-    public var issuer: String?
-    public var clientID: String?
-
-    public init(storage: StorageKind, issuer: String?, clientID: String?) {
-        self.storage = storage
-        self.issuer = issuer
-        self.clientID = clientID
-    }
-
-    /// Without known settings nothing is served from the cache: the store decides.
-    public func admits(_ token: CachedToken) -> Bool {
-        guard let issuer, let clientID else { return false }
-        return token.storage == storage.rawValue && token.issuer == issuer && token.clientID == clientID
-    }
-}

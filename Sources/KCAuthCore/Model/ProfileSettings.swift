@@ -20,9 +20,18 @@ public struct ProfileSettings: Sendable, Equatable {
     public var clientAuth: ClientAuthenticationSetting?
     /// `client_credentials` for a profile that signs in as the client itself (no person).
     public var grant: String?
+    /// The servers the git and docker credential helpers answer for with this profile's token
+    /// (`hosts = git.example.com registry.example.com:5000`).
+    public var hosts: [CredentialHost]?
+    /// The user name handed to git and docker with the token (default `oauth2`).
+    public var username: String?
+    /// `--browser-command`, as written (split by `BrowserCommand` when used).
+    public var browserCommand: String?
 
     public init(issuer: String? = nil, clientID: String? = nil, scope: String? = nil, port: UInt16? = nil, caFile: String? = nil,
-                storage: StorageKind? = nil, flow: LoginFlow? = nil) {
+                storage: StorageKind? = nil, flow: LoginFlow? = nil,
+                browserCommand: String? = nil) {
+        self.browserCommand = browserCommand
         self.issuer = issuer
         self.clientID = clientID
         self.scope = scope
@@ -50,6 +59,14 @@ public struct ProfileSettings: Sendable, Equatable {
             }
             flow = parsed
         }
+        hosts = try IntegrationSettings.hosts(doc.value("hosts", profile: profile), where: "\(path): profile [\(profile)]")
+        username = try IntegrationSettings.username(doc.value("username", profile: profile), where: "\(path): profile [\(profile)]")
+        if let b = doc.value("browser_command", profile: profile), !b.isEmpty {
+            do { _ = try BrowserCommand(b) } catch let error as KCAuthError {
+                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: browser_command: \(error.message)")
+            }
+            browserCommand = b
+        }
         if let p = doc.value("port", profile: profile) {
             guard let n = UInt16(p) else {
                 throw KCAuthError(.configuration, "\(path): profile [\(profile)]: port '\(Sanitize.oneLine(p))' is not a number from 0 to 65535")
@@ -68,5 +85,6 @@ public struct ProfileSettings: Sendable, Equatable {
         doc.set("storage", storage?.rawValue, profile: profile)
         doc.set("flow", flow?.rawValue, profile: profile)
         applyRequestAndClient(to: &doc, profile: profile)
+        doc.set("browser_command", browserCommand, profile: profile)
     }
 }

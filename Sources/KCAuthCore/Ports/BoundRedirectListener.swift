@@ -21,6 +21,29 @@ public protocol BoundRedirectListener: AnyObject {
     /// second request for it gets `reusedStartPage` and `receive` throws `reusedStartError`.
     func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String
 
+    /// Like `receive(timeout:judge:)`, and calls `tick` about every `interval` seconds while
+    /// waiting (first right away): for a countdown, for noticing a launcher that failed, and for
+    /// answers pasted at the terminal. A request returned by `tick` ends the wait and is
+    /// returned; an error thrown by it ends the wait with that error.
+    func receive(timeout: Double, tickEvery interval: Double, tick: () throws -> CallbackRequest?,
+                 judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest
+
+    /// Whether a browser has opened the binding start URL (`BrowserBinding`): from then on only
+    /// that browser may deliver the answer, so a pasted one is refused like a callback without
+    /// the cookie.
+    var browserBound: Bool { get }
+
     /// Stops listening; idempotent.
     func close()
+}
+
+extension BoundRedirectListener {
+    /// For listeners without a clock of their own (test doubles): one tick, then the plain wait.
+    public func receive(timeout: Double, tickEvery interval: Double, tick: () throws -> CallbackRequest?,
+                        judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest {
+        if let request = try tick() { return request }
+        return try receive(timeout: timeout, judge: judge)
+    }
+
+    public var browserBound: Bool { false }
 }

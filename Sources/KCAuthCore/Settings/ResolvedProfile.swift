@@ -28,6 +28,8 @@ public struct ResolvedProfile: Sendable, Equatable {
     public var grant: Setting<String>? = nil
     /// What the configuration file says for this profile (for what a login must remember).
     public var saved: ProfileSettings
+    /// How to start the browser; nil: `$BROWSER`, WSL's launchers, `xdg-open`.
+    public var browserCommand: Setting<BrowserCommand>? = nil
 
     public var name: String { profile.value }
 

@@ -15,10 +15,13 @@ public struct SettingsFlags: Sendable, Equatable {
     public var timeout: String?
     /// Issue 11: sticky authorization parameters and the client's credentials (see `LoginSettingsFlags`).
     public var login = LoginSettingsFlags()
+    /// `--browser-command`; an empty string forgets the saved one.
+    public var browserCommand: String?
 
     public init(profile: String? = nil, issuer: String? = nil, server: String? = nil, realm: String? = nil, clientID: String? = nil,
                 scope: String? = nil, storage: String? = nil, caFile: String? = nil, flow: FlowSetting? = nil,
-                port: String? = nil, timeout: String? = nil) {
+                port: String? = nil, timeout: String? = nil, browserCommand: String? = nil) {
+        self.browserCommand = browserCommand
         self.profile = profile
         self.issuer = issuer
         self.server = server

@@ -44,7 +44,8 @@ public struct SettingsResolver: Sendable {
         let profile = try profile(flags.profile)
         for (value, origin) in [(flags.issuer, "--issuer"), (flags.server, "--server"), (flags.realm, "--realm"),
                                 (flags.clientID, "--client-id"), (flags.scope, "--scope"), (flags.storage, "--storage"),
-                                (flags.caFile, "--ca-file"), (flags.port, "--port"), (flags.timeout, "--timeout")] {
+                                (flags.caFile, "--ca-file"), (flags.port, "--port"), (flags.timeout, "--timeout"),
+                                (flags.browserCommand, "--browser-command")] {
             if let value { try InputText.check(value, from: origin) }
         }
         let saved = try config.map { try ProfileSettings($0, profile: profile.value, path: configPath) } ?? ProfileSettings()
@@ -59,7 +60,8 @@ public struct SettingsResolver: Sendable {
             flow: try flow(flags.flow, saved: saved),
             port: try port(flags.port, saved: saved),
             timeout: try timeout(flags.timeout),
-            saved: saved)
+            saved: saved,
+            browserCommand: try browserCommand(flags.browserCommand, saved: saved))
         try resolveLogin(flags.login, saved: saved, into: &resolved)
         return resolved
     }
@@ -134,6 +136,16 @@ public struct SettingsResolver: Sendable {
         }
         if let remembered = saved.flow { return Setting(remembered == .browser ? .browser : .device, .profile, origin: "flow") }
         return nil
+    }
+
+    /// The flag (an empty one forgets the saved command), else the profile's `browser_command`.
+    /// Not from the environment: `$BROWSER` is the environment's way, and stays below both.
+    private func browserCommand(_ flag: String?, saved: ProfileSettings) throws -> Setting<BrowserCommand>? {
+        if let flag {
+            return flag.trimmingWhitespace().isEmpty ? nil : Setting(try BrowserCommand(flag), .flag, origin: "--browser-command")
+        }
+        guard let text = saved.browserCommand else { return nil }
+        return Setting(try BrowserCommand(text, origin: "browser_command"), .profile, origin: "browser_command")
     }
 
     private func port(_ flag: String?, saved: ProfileSettings) throws -> Setting<UInt16> {

@@ -20,9 +20,12 @@ public struct Login: Sendable {
         public var authorization = AuthorizationParameters()
         /// How the client authenticates at the token endpoint (public: `.none`).
         public var clientAuth: ClientAuthenticationSetting = .none
+        /// Browser flow: the profile's `--browser-command` (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
+        public var browserCommand: BrowserCommand?
 
         public init(profile: String, issuer: String, clientID: String, scope: String, port: UInt16, timeout: Double,
-                    openBrowser: Bool, flow: LoginFlow = .browser, fallBackToDevice: Bool = false) {
+                    openBrowser: Bool, flow: LoginFlow = .browser, fallBackToDevice: Bool = false,
+                    browserCommand: BrowserCommand? = nil) {
             self.profile = profile
             self.issuer = issuer
             self.clientID = clientID
@@ -32,6 +35,7 @@ public struct Login: Sendable {
             self.openBrowser = openBrowser
             self.flow = flow
             self.fallBackToDevice = fallBackToDevice
+            self.browserCommand = browserCommand
         }
     }
 
@@ -69,6 +73,14 @@ public struct Login: Sendable {
         case authorizationURL(String)
         case browserFailed(KCAuthError)
         case waiting(redirectURI: String, timeout: Double)
+        /// Browser flow, about every quarter second while no paste prompt is shown: seconds left.
+        case countdown(remaining: Double)
+        /// Paste-back begins: the person may paste the address the browser could not load.
+        case pastePrompt
+        /// A pasted line was not this login's answer; the prompt stands.
+        case pasteRejected(reason: String)
+        /// The terminal's input ended: only the listener can still receive the answer.
+        case pasteEnded
         /// The automatic choice could not start a browser; the device flow takes over.
         case switchingToDevice(because: KCAuthError)
         case deviceCode(DevicePrompt)
@@ -87,10 +99,13 @@ public struct Login: Sendable {
     let writer: SessionWriter
     /// Where a confidential client's secret, key or assertion is read from.
     var credentials: (any CredentialReader)? = nil
+    let paste: (any LineInput)?
 
     /// `writer` nil: the session goes to `store` and nothing else (no cache, no settings).
     public init(http: OAuthHTTP, clock: any TimeSource, random: any RandomSource, store: any SecretStore,
-                opener: any URLOpener, receiver: any RedirectReceiver, sleeper: any Sleeper, writer: SessionWriter? = nil) {
+                opener: any URLOpener, receiver: any RedirectReceiver, sleeper: any Sleeper, writer: SessionWriter? = nil,
+                paste: (any LineInput)? = nil) {
+        self.paste = paste
         self.writer = writer ?? SessionWriter(store: store, cache: nil)
         self.http = http
         self.clock = clock
@@ -116,7 +131,8 @@ public struct Login: Sendable {
         case .device:
             return try device.run(input, metadata: metadata, notify: notify)
         case .browser:
-            var browser = LoopbackFlow(http: http, random: random, opener: opener, receiver: receiver, finisher: finisher)
+            var browser = LoopbackFlow(http: http, random: random, opener: opener, receiver: receiver, finisher: finisher,
+                                       sleeper: sleeper, paste: paste)
             browser.authenticator = authenticator
             do {
                 // Without a device endpoint there is nothing to fall back to: show the URL and wait.

@@ -47,7 +47,7 @@ struct ServerLogout: Sendable {
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + authentication.headers,
                 body: Array(FormEncoding.encode(authentication.merged(into: fields)).utf8)))
         } catch {
-            return (.failed(error as? KCAuthError ?? KCAuthError(.network, "\(error)")), false)
+            return (.failed(KCAuthError.wrapping(error)), false)
         }
         return (Self.judge(response, url: url), true)
     }

@@ -50,7 +50,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
         verificationURI = uri
         verificationURIComplete = try c.decodeIfPresent(String.self, forKey: .verificationURIComplete)
         guard let lifetime = try c.decodeSeconds(.expiresIn), lifetime.value > 0 else {
-            throw DecodingError.keyNotFound(CodingKeys.expiresIn, .init(codingPath: [], debugDescription: "no positive expires_in"))
+            throw DecodingError.keyNotFound(CodingKeys.expiresIn, .init(codingPath: [], debugDescription: "'expires_in' is missing or not positive"))
         }
         // Nobody types a code for longer than a day: a larger lifetime would only keep kcauth
         // polling for nothing.

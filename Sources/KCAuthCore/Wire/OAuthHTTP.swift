@@ -45,9 +45,16 @@ public struct OAuthHTTP: Sendable {
     /// `: 'expires_in' is not a non-negative number of seconds`, from a decoding error that says
     /// which field was wrong; empty otherwise.
     static func fieldProblem(_ error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError,
-              context.debugDescription.hasPrefix("'") else { return "" }
-        return ": " + Sanitize.oneLine(context.debugDescription, limit: 120)
+        switch error as? DecodingError {
+        case .dataCorrupted(let context)? where context.debugDescription.hasPrefix("'"):
+            return ": " + Sanitize.oneLine(context.debugDescription, limit: 120)
+        case .keyNotFound(let key, let context)?:
+            // A field the answer must have, absent or with a value our decoder refused outright.
+            let why = context.debugDescription.hasPrefix("'") ? context.debugDescription : "'\(key.stringValue)' is missing"
+            return ": " + Sanitize.oneLine(why, limit: 120)
+        default:
+            return ""
+        }
     }
 
     /// The form fields whose values are credentials (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636 §4.5;

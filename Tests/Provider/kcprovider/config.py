@@ -3,6 +3,7 @@
 Kept free of Django imports so that settings.py can use it while Django is still loading.
 """
 
+import json
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -43,6 +44,9 @@ def _choice(name, choices, default):
     if value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
     return value
+def _json(name, default):
+    value = os.environ.get(name)
+    return json.loads(value) if value not in (None, "") else default
 
 
 def _faults():
@@ -85,9 +89,14 @@ class Config:
     assertion_audience: str = field(default_factory=lambda: _choice(
         "PROVIDER_ASSERTION_AUDIENCE", ASSERTION_AUDIENCES, "token-endpoint-or-issuer"))
     faults: frozenset = field(default_factory=_faults)
-    # OpenID Connect Core §2 claims about the sign-in, for clients that check max_age and acr.
-    id_token_acr: str = field(default_factory=lambda: os.environ.get("PROVIDER_ID_TOKEN_ACR", ""))
-    auth_time_age: int = field(default_factory=lambda: _int("PROVIDER_AUTH_TIME_AGE", 0))
+    # Interop and hostile-number switches, applied in interop.py (README "Interop switches").
+    token_overrides: tuple = field(default_factory=lambda: tuple(_json("PROVIDER_TOKEN_OVERRIDES", [])))
+    device_overrides: dict = field(default_factory=lambda: _json("PROVIDER_DEVICE_OVERRIDES", {}))
+    id_token_overrides: dict = field(default_factory=lambda: _json("PROVIDER_ID_TOKEN_OVERRIDES", {}))
+    discovery_overrides: dict = field(default_factory=lambda: _json("PROVIDER_DISCOVERY_OVERRIDES", {}))
+    refresh_error: dict = field(default_factory=lambda: _json("PROVIDER_REFRESH_ERROR", {}))
+    authorization_error: str = field(default_factory=lambda: os.environ.get("PROVIDER_AUTHORIZATION_ERROR", ""))
+    exact_redirect_uris: bool = field(default_factory=lambda: _flag("PROVIDER_EXACT_REDIRECT_URIS", False))
 
     @property
     def origin(self):

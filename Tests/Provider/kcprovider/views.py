@@ -19,6 +19,7 @@ from oauth2_provider import views as dot
 from oauth2_provider.models import get_application_model, get_device_grant_model, get_refresh_token_model
 from oauth2_provider.settings import oauth2_settings
 
+from . import interop
 from .config import CONFIG
 from .client_assertions import ALGORITHMS as ASSERTION_ALGORITHMS
 from .realm import CLIENT_CREDENTIALS_GRANT, DEVICE_GRANT_CLIENTS
@@ -66,6 +67,7 @@ class DiscoveryView(dot.ConnectDiscoveryInfoView):
         data.pop("client_id_metadata_document_supported", None)
         if CONFIG.fault("discovery-wrong-issuer"):
             data["issuer"] = "http://evil.example/realms/demo"
+        data = interop.merged(data, CONFIG.discovery_overrides)
         out = http.JsonResponse(data)
         out["Access-Control-Allow-Origin"] = "*"
         return out
@@ -89,6 +91,9 @@ class AuthorizationView(dot.AuthorizationView):
     DOT adds RFC 9207 `iss` only to successful responses; Keycloak (22+) adds it to error
     redirects too (e.g. error=access_denied after Deny). The callback faults are applied here.
     """
+
+    def get(self, request, *args, **kwargs):
+        return interop.authorization_shortcut(request) or super().get(request, *args, **kwargs)
 
     def redirect(self, redirect_to, application):
         iss = CONFIG.issuer
@@ -142,11 +147,19 @@ class TokenView(dot.TokenView):
             return http.HttpResponseServerError("<html><body><h1>Internal Server Error</h1></body></html>")
         if request.POST.get("grant_type") == "refresh_token" and CONFIG.refresh_delay:
             time.sleep(CONFIG.refresh_delay)
+        if request.POST.get("grant_type") == "refresh_token" and CONFIG.refresh_error:
+            return interop.refresh_error(request)
         if request.POST.get("grant_type") == DEVICE_GRANT:
             response = self.device_flow_token_response(request, request.POST.get("device_code"))
         else:
             response = self.authorization_flow_token_response(request)
-        return self._keycloak_shape(response)
+        response = self._keycloak_shape(response)
+        if request.POST.get("grant_type") == "refresh_token" and response.status_code == 200:
+            overrides = interop.next_token_overrides()
+            if overrides:
+                response.content = json.dumps(interop.merged(json.loads(response.content), overrides)).encode()
+                response["Content-Length"] = str(len(response.content))
+        return response
 
     def device_flow_token_response(self, request, device_code, *args, **kwargs):
         # Keycloak's answers, where DOT gives 500 (missing code), 404 (unknown code) and 200 again
@@ -256,6 +269,10 @@ class DeviceAuthorizationView(dot.DeviceAuthorizationView):
             return oauth_error(400, "invalid_request", "Missing parameter: code_challenge")
 
         response = super().post(request, *args, **kwargs)
+        if response.status_code == 200 and CONFIG.device_overrides:
+            answer = interop.merged(json.loads(response.content), CONFIG.device_overrides)
+            response.content = json.dumps(answer).encode()
+            response["Content-Length"] = str(len(response.content))
         if response.status_code == 200 and challenge:
             device_code = json.loads(response.content)["device_code"]
             with DeviceState.lock:

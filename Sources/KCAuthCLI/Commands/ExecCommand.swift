@@ -1,0 +1,50 @@
+import KCAuthCore
+import KCAuthSystem
+
+/// `kcauth exec -- CMD`: run a program with a fresh token in its environment.
+enum ExecCommand: Command {
+    static let spec = CommandSpec(
+        "exec", summary: "Run a command with a fresh token in its environment",
+        description: """
+        Runs COMMAND with a token valid for at least --min-valid seconds in the environment \
+        variable \(ExecVariable.defaultName), or in the variables --env names: --env NAME for the \
+        access token, --env NAME=id for the ID token; give --env more than once for several. \
+        kcauth becomes COMMAND (like `env` and `exec`): signals reach it directly, and its exit \
+        status is kcauth's. With no session kcauth exits with status 4 before COMMAND starts. \
+        The token is in COMMAND's environment because you asked for it there: every process \
+        COMMAND starts inherits it, and processes of your user can read it.
+        """,
+        usage: "[flags] [--] COMMAND [ARG...]",
+        options: [CommandTable.profile, env, TokenCommand.minValid],
+        positionals: ["COMMAND", "ARG..."],
+        examples: [
+            "kcauth exec -- terraform apply",
+            "kcauth exec --env GITLAB_TOKEN --env OIDC_ID_TOKEN=id -- ./deploy.sh",
+        ])
+
+    static let env = OptionSpec("env", value: "NAME[=id]", help: "Variable for the access token (NAME=id: the ID token); repeatable",
+                                default: ExecVariable.defaultName)
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        guard !command.positionals.isEmpty else {
+            throw KCAuthError(.usage, "exec needs a command to run", hint: "kcauth exec [flags] -- COMMAND [ARG...]")
+        }
+        let profile = try services.resolve(command)
+        let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: 30)
+        let specs = command.allValues(env)
+        let variables = try (specs.isEmpty ? [ExecVariable.defaultName] : specs).map(ExecVariable.init(parsing:))
+        var environment = services.environment
+        for kind in ExecVariable.Value.allCases where variables.contains(where: { $0.value == kind }) {
+            let token = try freshToken(profile: profile, minValid: minValid, idToken: kind == .id, services: services)
+            guard let value = kind == .id ? token.idToken : token.accessToken else {
+                throw KCAuthError(.loginRequired, "the session of profile '\(profile.name)' has no ID token", remedy: .signIn(profile: profile.name))
+            }
+            for variable in variables where variable.value == kind { environment[variable.name] = value }
+        }
+        try ProcessReplacement.exec(command.positionals, environment: environment)
+    }
+
+    private static func freshToken(profile: ResolvedProfile, minValid: Double, idToken: Bool, services: Services) throws -> IssuedToken {
+        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: minValid, idToken: idToken))
+    }
+}

@@ -1,0 +1,65 @@
+import KCAuthCore
+import KCAuthSystem
+
+/// `kcauth git-credential get|store|erase` (also run as `git-credential-kcauth`): git's
+/// credential helper protocol (gitcredentials(7), git-credential(1)).
+enum GitCredentialCommand: Command {
+    static let spec = CommandSpec(
+        "git-credential", summary: "Credential helper for git (git-credential-kcauth)",
+        description: """
+        Answers git's credential helper protocol with the profile's access token, so `git clone` \
+        and `git push` over HTTPS sign in with the kcauth session. git runs it as \
+        `git-credential-kcauth` (installed next to kcauth) for `credential.helper = kcauth`, or as \
+        `!kcauth git-credential --profile NAME`. Without --profile the profile is the one whose \
+        `hosts` setting lists the server; a server no profile lists gets no answer, and git asks \
+        its next helper. `get` prints the user name (the profile's `username` setting, default \
+        oauth2) and the token as the password, or an `Authorization: Bearer` credential when git \
+        (2.46 and later) says it takes one. The token goes only to https servers, or to http on \
+        this machine. `erase` (git reports the token was rejected) refreshes the token; `store` \
+        does nothing: the session is kept by `kcauth login`.
+        """,
+        usage: "{get|store|erase} [flags]",
+        options: [HelperProfiles.helperProfileOption],
+        positionals: ["ACTION"],
+        examples: [
+            "git config credential.https://git.example.com.helper kcauth",
+            "git config credential.helper '!kcauth git-credential --profile work'",
+        ])
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        guard let action = command.positionals.first else {
+            throw KCAuthError(.usage, "git-credential needs an action: get, store or erase")
+        }
+        // git may grow new actions: a helper ignores the ones it does not know.
+        guard action == "get" || action == "erase" else {
+            if action == "store" { _ = try StandardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true) }
+            return
+        }
+        let request = try GitCredentialRequest(parsing: StandardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true))
+        guard request.isSafeTransport, let host = request.host else { return }
+        let profiles = try HelperProfiles.load(services)
+        guard let profile = try profiles.profile(for: host, explicit: command, services) else { return }
+
+        if action == "erase" {
+            // git erases the credential the server rejected: if it is the current token, get a
+            // new one now, so git's next `get` does not hand out the rejected one again.
+            guard let rejected = request.password ?? request.fields["credential"],
+                  let current = try? freshToken(profile: profile, force: false, services: services), current.accessToken == rejected
+            else { return }
+            services.context.invalidateCachedToken(profile: profile.name)
+            _ = try freshToken(profile: profile, force: true, services: services)
+            return
+        }
+        let token = try freshToken(profile: profile, force: false, services: services)
+        let username = request.username ?? profiles.username(of: profile.name)
+        guard GitCredentialAnswer.isLineSafe(token.accessToken), GitCredentialAnswer.isLineSafe(username) else {
+            throw KCAuthError(.invalidResponse, "the token or user name cannot go into git's credential protocol")
+        }
+        services.console.out(GitCredentialAnswer(username: username, token: token.accessToken, expiresAt: token.expiresAt,
+                                                 bearer: request.acceptsAuthType).text)
+    }
+
+    private static func freshToken(profile: ResolvedProfile, force: Bool, services: Services) throws -> IssuedToken {
+        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: 60, force: force))
+    }
+}

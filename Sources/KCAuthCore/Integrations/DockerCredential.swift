@@ -1,0 +1,30 @@
+/// The docker credential-helper protocol (github.com/docker/docker-credential-helpers): `get`
+/// reads a server URL on stdin and prints `{"ServerURL","Username","Secret"}`; `list` prints
+/// `{serverURL: username}`. A server the helper has nothing for is answered with the exact
+/// text docker recognises as "not found" on stdout and exit status 1.
+public enum DockerCredential {
+    public static let notFound = "credentials not found in native keychain"
+
+    /// What docker writes to stdin for `get`/`erase`: the server URL, maybe with a newline.
+    public static func serverURL(fromInput text: String) -> String {
+        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+
+    /// The host of what docker sends: `registry.example.com`, `registry.example.com:5000`,
+    /// `https://registry.example.com/v1/`.
+    public static func host(ofServerURL raw: String) -> CredentialHost? {
+        var s = Substring(serverURL(fromInput: raw))
+        for scheme in ["https://", "http://"] where s.lowercased().hasPrefix(scheme) { s = s.dropFirst(scheme.count) }
+        let authority = s.prefix { $0 != "/" }
+        guard !authority.contains("@") else { return nil }
+        return CredentialHost(String(authority))
+    }
+
+    public static func getAnswer(serverURL: String, username: String, secret: String) -> String {
+        JSONValue.fields([("ServerURL", .string(serverURL)), ("Username", .string(username)), ("Secret", .string(secret))]).compact + "\n"
+    }
+
+    public static func listAnswer(_ entries: [(server: String, username: String)]) -> String {
+        JSONValue.fields(entries.map { ($0.server, .string($0.username)) }).compact + "\n"
+    }
+}

@@ -1,0 +1,37 @@
+/// One `--env` of `kcauth exec`: `NAME` (the access token) or `NAME=id` (the ID token), so a
+/// program that wants both gets both: `--env API_TOKEN --env OIDC_TOKEN=id`.
+public struct ExecVariable: Sendable, Equatable {
+    public enum Value: String, Sendable, CaseIterable {
+        case access, id
+    }
+
+    public var name: String
+    public var value: Value
+
+    public static let defaultName = "KCAUTH_ACCESS_TOKEN"
+
+    public init(name: String, value: Value) {
+        self.name = name
+        self.value = value
+    }
+
+    public init(parsing spec: String) throws {
+        let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        // POSIX portable names: what every shell and `env` can pass on.
+        guard let first = name.unicodeScalars.first, name.utf8.count <= 128,
+              first == "_" || (first.isASCII && first.properties.isAlphabetic),
+              name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
+        else {
+            throw KCAuthError(.usage, "--env takes a variable name (letters, digits, '_'), not '\(Sanitize.oneLine(spec, limit: 80))'")
+        }
+        var value = Value.access
+        if parts.count == 2 {
+            guard let v = Value(rawValue: String(parts[1])) else {
+                throw KCAuthError(.usage, "--env \(name)=\(Sanitize.oneLine(String(parts[1]), limit: 40)): use \(name)=access or \(name)=id")
+            }
+            value = v
+        }
+        self.init(name: name, value: value)
+    }
+}

@@ -1,0 +1,103 @@
+/// Adds or replaces one named item of a top-level list (`users:`, `contexts:`) in a kubeconfig,
+/// keeping every other line as it was. A line editor, not a YAML parser: it understands the
+/// block style kubectl writes (`kubectl config view --raw`) and refuses anything else rather
+/// than guess, so a file it cannot edit is left untouched.
+public struct KubeconfigEditor: Sendable, Equatable {
+    public private(set) var lines: [String]
+
+    public init(text: String) {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        self.lines = lines
+    }
+
+    public var text: String { lines.joined(separator: "\n") + "\n" }
+
+    /// `item` is a list item at column 0 (`- name: x` and its indented lines); `name` its name.
+    public mutating func upsert(section: String, name: String, item: [String]) throws {
+        guard let header = lines.firstIndex(where: { Self.topLevelKey($0) == section }) else {
+            lines += ["\(section):"] + item
+            return
+        }
+        let rest = Self.valueAfterKey(lines[header])
+        switch rest {
+        case "", "[]", "null", "~":
+            break
+        default:
+            throw KCAuthError(.configuration, "the kubeconfig's '\(section):' is not a block list kcauth can edit",
+                              hint: "add the entry printed by `kcauth kubeconfig` by hand")
+        }
+        lines[header] = "\(section):"
+        var end = header + 1
+        while end < lines.count, !Self.endsBlock(lines[end]) { end += 1 }
+        let block = Array(lines[(header + 1)..<end])
+        guard let firstItem = block.first(where: { !Self.isBlankOrComment($0) }) else {
+            lines.insert(contentsOf: item, at: header + 1)
+            return
+        }
+        let indent = String(firstItem.prefix { $0 == " " })
+        guard firstItem.dropFirst(indent.count).hasPrefix("- ") || firstItem.dropFirst(indent.count) == "-" else {
+            throw KCAuthError(.configuration, "the kubeconfig's '\(section):' is not a list kcauth can edit",
+                              hint: "add the entry printed by `kcauth kubeconfig` by hand")
+        }
+        let shifted = item.map { indent + $0 }
+        // Item boundaries: lines at the list's indentation that start with "-".
+        var starts: [Int] = []
+        for (i, line) in block.enumerated() where line.hasPrefix(indent + "-") && !line.hasPrefix(indent + "- -") {
+            let after = line.dropFirst(indent.count)
+            if after.hasPrefix("- ") || after == "-" { starts.append(i) }
+        }
+        for (n, start) in starts.enumerated() {
+            var stop = n + 1 < starts.count ? starts[n + 1] : block.count
+            while stop > start + 1, Self.isBlankOrComment(block[stop - 1]) { stop -= 1 }
+            if Self.itemName(Array(block[start..<stop]), indent: indent) == name {
+                lines.replaceSubrange((header + 1 + start)..<(header + 1 + stop), with: shifted)
+                return
+            }
+        }
+        var insertAt = end
+        while insertAt > header + 1, Self.isBlankOrComment(lines[insertAt - 1]) { insertAt -= 1 }
+        lines.insert(contentsOf: shifted, at: insertAt)
+    }
+
+    static func topLevelKey(_ line: String) -> String? {
+        guard let first = line.first, first != " ", first != "-", first != "#", let colon = line.firstIndex(of: ":") else { return nil }
+        return String(line[..<colon])
+    }
+
+    static func valueAfterKey(_ line: String) -> String {
+        guard let colon = line.firstIndex(of: ":") else { return "" }
+        var value = line[line.index(after: colon)...]
+        if let hash = value.firstIndex(of: "#"), value[..<hash].last.map({ $0 == " " }) ?? true { value = value[..<hash] }
+        return value.trimmingWhitespace()
+    }
+
+    static func endsBlock(_ line: String) -> Bool {
+        guard let first = line.first else { return false }
+        return first != " " && first != "-" && first != "#"
+    }
+
+    static func isBlankOrComment(_ line: String) -> Bool {
+        let t = line.trimmingWhitespace()
+        return t.isEmpty || t.hasPrefix("#")
+    }
+
+    /// `- name: x`, or `name: x` at the item's content indentation.
+    static func itemName(_ item: [String], indent: String) -> String? {
+        for (i, line) in item.enumerated() {
+            let body = line.dropFirst(indent.count)
+            let content: Substring
+            if i == 0 { content = body.dropFirst(2) } else if body.hasPrefix("  "), body.dropFirst(2).first != " " { content = body.dropFirst(2) } else { continue }
+            guard content.hasPrefix("name:") else { continue }
+            return unquote(valueAfterKey(String(content)))
+        }
+        return nil
+    }
+
+    static func unquote(_ s: String) -> String {
+        if s.count >= 2, (s.hasPrefix("\"") && s.hasSuffix("\"")) || (s.hasPrefix("'") && s.hasSuffix("'")) {
+            return String(s.dropFirst().dropLast())
+        }
+        return s
+    }
+}

@@ -1,0 +1,40 @@
+/// What kubectl tells an exec credential plugin in `KUBERNETES_EXEC_INFO`: the ExecCredential
+/// API version it expects back and whether the user can answer prompts (`spec.interactive`).
+///
+/// kubectl < 1.22 knows only v1beta1 and rejects a v1 answer ("plugin returned version …"), so
+/// the answer must use the version asked for. Without the variable (a person running the command)
+/// the answer is v1 and the session is taken as not interactive.
+public struct KubernetesExecInfo: Sendable, Equatable {
+    public var apiVersion: ExecCredentialVersion
+    public var interactive: Bool
+
+    public init(apiVersion: ExecCredentialVersion = .v1, interactive: Bool = false) {
+        self.apiVersion = apiVersion
+        self.interactive = interactive
+    }
+
+    public static let variable = "KUBERNETES_EXEC_INFO"
+
+    /// The variable's value from the environment; nil or empty means "not run by kubectl".
+    /// Anything else that is not an ExecCredential object naming a known version is refused:
+    /// answering in a version kubectl did not ask for only fails later, less clearly.
+    public init(environmentValue raw: String?) throws {
+        guard let raw, !raw.isEmpty else {
+            self.init()
+            return
+        }
+        guard raw.utf8.count <= 64 * 1024, let doc = JSONValue.parse(Array(raw.utf8)), doc.members != nil else {
+            throw KCAuthError(.usage, "\(Self.variable) is not a JSON object")
+        }
+        guard let version = doc["apiVersion"]?.stringValue else {
+            throw KCAuthError(.usage, "\(Self.variable) has no apiVersion")
+        }
+        guard let known = ExecCredentialVersion(rawValue: version) else {
+            throw KCAuthError(.usage, "kubectl asks for ExecCredential version '\(Sanitize.oneLine(version, limit: 80))'",
+                              hint: "kcauth answers \(ExecCredentialVersion.allCases.map(\.rawValue).joined(separator: " and "))")
+        }
+        var interactive = false
+        if case .bool(let b)? = doc["spec"]?["interactive"] { interactive = b }
+        self.init(apiVersion: known, interactive: interactive)
+    }
+}

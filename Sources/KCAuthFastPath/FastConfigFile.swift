@@ -1,0 +1,126 @@
+/// The configuration file as ``FastTokenPath`` reads it: the same INI shape as the full program's
+/// ConfigDocument, but nil for anything that is not plainly valid there — a line the full parser
+/// would reject, a duplicate section, non-ASCII text, a global key other than `default_profile`,
+/// or, in the selected profile, a repeated or unknown key. The full program then reads the file
+/// itself and reports what is wrong, so an error never depends on which path ran.
+///
+/// Written without sets or dictionaries on purpose: the first use of a generic collection type
+/// costs the Swift runtime a metadata lookup by mangled name (≈80,000 instructions each in a
+/// binary of this size, docs/performance.md), more than parsing the file.
+struct FastConfigFile {
+    struct Profile: Equatable {
+        var issuer: String
+        var clientID: String
+    }
+
+    /// The keys of a profile section (ProfileSettings), in the order of `values`.
+    static let profileKeys = ["issuer", "client_id", "scope", "port", "ca_file", "storage", "flow"]
+
+    /// The profile asked for, else `default_profile`, else `default` (not yet checked as a name).
+    private(set) var profile: String
+    /// The selected section's values by `profileKeys` index; nil when the file has no such section.
+    private var values: [String?]?
+
+    /// `wanted`: `--profile`, else `$KCAUTH_PROFILE` (nil: decided by the file). Only the wanted
+    /// profile's section is collected; the others are checked for shape alone, so a file with
+    /// many profiles costs little more than one with a single profile.
+    init?(_ bytes: [UInt8], wanted: String?) {
+        var inGlobal = true, inWanted = false
+        var defaultProfile: String?
+        var names: [String] = [], hashes: [UInt64] = []   // section names, and a hash of each for a quick duplicate test
+        var chosen = wanted
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            defer { start = end + 1 }
+            // Printable ASCII and tabs only: the full parser trims Unicode whitespace, which this
+            // one does not try to match.
+            var lo = start, hi = end
+            for i in start..<end where !((bytes[i] >= 0x20 && bytes[i] < 0x7F) || bytes[i] == 0x09) { return nil }
+            Self.trim(bytes, &lo, &hi)
+            guard lo < hi, bytes[lo] != UInt8(ascii: "#"), bytes[lo] != UInt8(ascii: ";") else { continue }
+            if bytes[lo] == UInt8(ascii: "[") {
+                guard hi - lo >= 2, bytes[hi - 1] == UInt8(ascii: "]") else { return nil }
+                var nlo = lo + 1, nhi = hi - 1
+                Self.trim(bytes, &nlo, &nhi)
+                let name = String(decoding: bytes[nlo..<nhi], as: UTF8.self)
+                guard Self.isProfileName(name.utf8) else { return nil }
+                let hash = Self.fnv1a(bytes[nlo..<nhi])
+                for (i, h) in hashes.enumerated() where h == hash && names[i] == name { return nil }
+                names.append(name)
+                hashes.append(hash)
+                if inGlobal {
+                    // Keys before the first section are global: default_profile is known now.
+                    inGlobal = false
+                    if chosen == nil { chosen = Self.nonEmpty(defaultProfile) ?? "default" }
+                }
+                inWanted = name == chosen
+                if inWanted { values = [String?](repeating: nil, count: Self.profileKeys.count) }
+            } else {
+                var eq = lo
+                while eq < hi, bytes[eq] != UInt8(ascii: "=") { eq += 1 }
+                guard eq < hi else { return nil }
+                var klo = lo, khi = eq
+                Self.trim(bytes, &klo, &khi)
+                guard klo < khi else { return nil }
+                for i in klo..<khi where !(Self.isAlphanumeric(bytes[i]) || bytes[i] == UInt8(ascii: "_")) { return nil }
+                guard inGlobal || inWanted else { continue }
+                var vlo = eq + 1, vhi = hi
+                Self.trim(bytes, &vlo, &vhi)
+                let key = String(decoding: bytes[klo..<khi], as: UTF8.self)
+                let value = String(decoding: bytes[vlo..<vhi], as: UTF8.self)
+                if inGlobal {
+                    guard key == "default_profile", defaultProfile == nil else { return nil }
+                    defaultProfile = value
+                } else {
+                    guard let index = Self.profileKeys.firstIndex(of: key), values![index] == nil else { return nil }
+                    values![index] = value
+                }
+            }
+        }
+        if let name = Self.nonEmpty(defaultProfile), !Self.isProfileName(name.utf8) { return nil }   // the full program reports it
+        profile = chosen ?? Self.nonEmpty(defaultProfile) ?? "default"
+    }
+
+    /// The profile's issuer and client, when its section exists, keeps the session in the keyring
+    /// (no `storage`, or `storage = keyring`) and every other value is one the full program
+    /// accepts without a word.
+    func keyringProfile() -> Profile? {
+        guard let values, let issuer = values[0], let clientID = values[1], !issuer.isEmpty, !clientID.isEmpty else { return nil }
+        if let storage = values[5], storage != "keyring" { return nil }
+        if let flow = values[6], flow != "auto", flow != "browser", flow != "device" { return nil }
+        if let port = values[3] {
+            guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let n = Int(port), n <= 65_535 else { return nil }
+        }
+        return Profile(issuer: issuer, clientID: clientID)
+    }
+
+    /// ProfileName's rule, in ASCII: 1–64 of letters, digits, '.', '_', '-', starting with a
+    /// letter or digit (the name becomes part of file names).
+    static func isProfileName(_ bytes: String.UTF8View) -> Bool {
+        guard let first = bytes.first, bytes.count <= 64, isAlphanumeric(first) else { return false }
+        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    static func isAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+    }
+
+    /// `default_profile =` (empty) means no default, as in the full program.
+    private static func nonEmpty(_ s: String?) -> String? { s.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// FNV-1a, 64 bits.
+    private static func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
+    }
+
+    /// Narrows `lo..<hi` past spaces and tabs at both ends.
+    private static func trim(_ bytes: [UInt8], _ lo: inout Int, _ hi: inout Int) {
+        while lo < hi, bytes[lo] == 0x20 || bytes[lo] == 0x09 { lo += 1 }
+        while hi > lo, bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1 }
+    }
+}

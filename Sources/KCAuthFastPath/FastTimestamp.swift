@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// RFC 3339 UTC timestamps in the one form kcauth writes (`YYYY-MM-DDTHH:MM:SSZ`, RFC3339.format).
+enum FastTimestamp {
+    /// Seconds since the epoch, or nil for any other form or an out-of-range field.
+    static func parse(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int32? {
+            var v: Int32 = 0
+            for c in b[from..<(from + count)] {
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                v = v * 10 + Int32(c - 0x30)
+            }
+            return v
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2),
+              year >= 1970, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        // Days since 1970-01-01 in the proleptic Gregorian calendar (the days-from-civil
+        // algorithm), so that no time-zone file is read: RFC 3339 "Z" is UTC. A day past the end
+        // of its month rolls over into the next one, as timegm (the full program's parser) does.
+        let y = Int64(month <= 2 ? year - 1 : year), m = Int64(month), d = Int64(day)
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Double(days * 86_400 + Int64(hour) * 3_600 + Int64(minute) * 60 + Int64(second))
+    }
+
+    /// The same formatting as the full program's RFC3339.format.
+    static func format(_ epochSeconds: Double) -> String {
+        var t = time_t(epochSeconds.rounded(.down))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ v: Int32, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))"
+            + "T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
+    }
+}

@@ -1,0 +1,54 @@
+/// `kcauth token -o FORMAT` for a cached access token, byte for byte as the full program's
+/// TokenOutput renders it. JSON strings are written without escaping, so `json` and
+/// `exec-credential` (and `curl`'s quoted header) are rendered only when every string is printable ASCII without `"` or `\`
+/// (JWTs, scopes and URLs are); otherwise nil, and the full program renders them.
+struct FastTokenOutput {
+    enum Format: String {
+        case raw, header, json, env
+        case execCredential = "exec-credential"
+        case curl
+    }
+
+    let format: Format
+
+    func render(_ t: FastTokenCacheFile, profile: String, now: Double) -> String? {
+        let expiry = FastTimestamp.format(t.expiresAt)
+        switch format {
+        case .raw:
+            return t.accessToken + "\n"
+        case .header:
+            return "Authorization: Bearer \(t.accessToken)\n"
+        case .env:
+            // Shell.quote: single quotes, a quote inside becomes '\''.
+            let quoted = t.accessToken.utf8.contains(UInt8(ascii: "'"))
+                ? "'" + t.accessToken.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+                : "'" + t.accessToken + "'"
+            return "export KCAUTH_ACCESS_TOKEN=\(quoted)\nexport KCAUTH_EXPIRES_AT=\(expiry)\n"
+        case .json:
+            guard let fields = Self.quoted([t.accessToken, t.tokenType, expiry, t.scope, t.issuer, profile]) else { return nil }
+            let expiresIn = Int64(max(0, (t.expiresAt - now).rounded(.down)))
+            // JSONValue.rendered(): two-space indentation, `"key": value`, keys as docs/json.md lists them.
+            return "{\n  \"version\": 1,\n  \"access_token\": \(fields[0]),\n  \"token_type\": \(fields[1]),\n"
+                + "  \"expires_at\": \(fields[2]),\n  \"expires_in\": \(expiresIn),\n  \"scope\": \(fields[3]),\n"
+                + "  \"issuer\": \(fields[4]),\n  \"profile\": \(fields[5])\n}\n"
+        case .execCredential:
+            guard let fields = Self.quoted([t.accessToken, expiry]) else { return nil }
+            return "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                + "\"status\":{\"token\":\(fields[0]),\"expirationTimestamp\":\(fields[1])}}\n"
+        case .curl:
+            // CurlConfig.header: a token that needs no escape goes between the quotes as it is.
+            guard let fields = Self.quoted([t.accessToken]) else { return nil }
+            return "header = \"Authorization: Bearer \(fields[0].dropFirst().dropLast())\"\n"
+        }
+    }
+
+    /// Each string in JSON quotes, or nil if one would need an escape.
+    static func quoted(_ strings: [String]) -> [String]? {
+        var out: [String] = []
+        for s in strings {
+            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
+            out.append("\"" + s + "\"")
+        }
+        return out
+    }
+}

@@ -1,0 +1,157 @@
+"""kcauth as kubectl's exec credential plugin, with the real kubectl: the machine's (1.32: v1
+and v1beta1, says whether the session is interactive) and Debian's 1.20 (v1beta1 only),
+against an HTTPS stub API server that accepts only an ID token the provider signed."""
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import helper_bin, login
+from kcauth import REPO
+from stubservers import KubeAPIStub, TokenCheck
+from tlsserver import PrivateCA
+
+OLD_KUBECTL = REPO / ".cache" / "kubectl-1.20" / "usr" / "bin" / "kubectl"
+
+
+def old_kubectl():
+    if not OLD_KUBECTL.exists():
+        subprocess.run([str(REPO / "scripts" / "fetch-old-kubectl")], check=True, timeout=300)
+    return str(OLD_KUBECTL)
+
+
+def new_kubectl():
+    path = shutil.which("kubectl")
+    if path is None:
+        pytest.skip("no kubectl >= 1.22 on this machine (Debian packages only 1.20)")
+    return path
+
+
+@pytest.fixture
+def api(tmp_path, provider):
+    ca = PrivateCA(tmp_path / "tls")
+    with KubeAPIStub(ca, TokenCheck(provider)) as server:
+        server.ca = ca
+        yield server
+
+
+def kubeconfig(tmp_path, api):
+    """A kubeconfig as kubectl writes it, with the stub cluster and someone else's user."""
+    path = tmp_path / "kubeconfig"
+    path.write_text(f"""apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority: {api.ca.ca_pem}
+    server: https://127.0.0.1:{api.port}
+  name: stub
+contexts: []
+current-context: ""
+kind: Config
+preferences: {{}}
+users:
+- name: someone-else
+  user:
+    token: not-ours
+""")
+    path.chmod(0o600)
+    return path
+
+
+def namespaces(result):
+    return [item["metadata"]["name"] for item in json.loads(result.stdout)["items"]]
+
+
+def kubectl(binary, kcauth, tmp_path, config, *args, stdin=subprocess.DEVNULL):
+    _, path = helper_bin(tmp_path)
+    env = {**kcauth.env, "PATH": path, "KUBECONFIG": str(config), "HOME": str(kcauth.home)}
+    return subprocess.run([binary, "--context", "stub-default", *args], env=env, stdin=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("version", ["v1", "v1beta1"])
+def test_kubectl_1_32_gets_an_id_token_in_the_version_of_the_kubeconfig(tmp_path, provider, keyring, kcauth, api, version):
+    login(kcauth, provider)
+    config = kubeconfig(tmp_path, api)
+    before = config.read_text()
+    r = kcauth("kubeconfig", "--cluster", "stub", "--api-version", version, "--merge", str(config))
+    assert r.returncode == 0 and r.stdout == "", r
+    assert (tmp_path / "kubeconfig.bak").read_text() == before
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    assert "name: someone-else" in config.read_text(), "other users are kept"
+
+    got = kubectl(new_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
+    assert got.returncode == 0, (got, api.requests)
+    assert namespaces(got) == ["team-alice"]
+    assert api.requests[-1][1] == "alice"
+    raw = kubectl(new_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api")
+    assert raw.returncode == 0 and '"APIVersions"' in raw.stdout, raw
+
+
+def test_kubectl_1_20_speaks_only_v1beta1_and_gets_it(tmp_path, provider, keyring, kcauth, api):
+    login(kcauth, provider)
+    config = kubeconfig(tmp_path, api)
+    assert kcauth("kubeconfig", "--cluster", "stub", "--api-version", "v1beta1", "--merge", str(config)).returncode == 0
+    got = kubectl(old_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
+    assert got.returncode == 0, (got, api.requests)
+    assert namespaces(got) == ["team-alice"]
+
+    # The access token in v1beta1, with the runtime cache warm: the fast path of `kcauth token`
+    # must not answer kubectl in v1.
+    assert kcauth("kubeconfig", "--cluster", "stub", "--api-version", "v1beta1", "--access-token", "--merge", str(config)).returncode == 0
+    assert kcauth("token").returncode == 0
+    warm = kubectl(old_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
+    assert warm.returncode == 0, warm
+    assert namespaces(warm) == ["team-alice"]
+
+    # Merging again replaces the entry instead of adding a second one.
+    assert kcauth("kubeconfig", "--cluster", "stub", "--api-version", "v1", "--merge", str(config)).returncode == 0
+    assert config.read_text().count("name: kcauth-default") == 1
+    assert config.read_text().count("name: stub-default") == 1
+    old = kubectl(old_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
+    assert old.returncode != 0, "kubectl 1.20 does not know v1: the reason v1beta1 exists"
+
+
+def test_no_session_and_no_terminal_exits_4_with_the_hint_through_kubectl(tmp_path, provider, keyring, kcauth, api):
+    config = kubeconfig(tmp_path, api)
+    assert kcauth("kubeconfig", "--cluster", "stub", "--merge", str(config)).returncode == 0
+    r = kubectl(new_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces")
+    assert r.returncode != 0
+    assert "error: not logged in (profile 'default'" in r.stderr and "; run `kcauth login`" in r.stderr, r
+    assert "failed with exit code 4" in r.stderr
+    assert api.requests == [], "no request went out without a token"
+
+
+def test_no_session_on_a_terminal_signs_in_first_with_messages_on_stderr(tmp_path, provider, keyring, kcauth, api):
+    # The profile is configured (a previous login, then logout); only the session is missing.
+    kcauth.config_file.parent.mkdir(parents=True)
+    kcauth.config_file.write_text(f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\n")
+    config = kubeconfig(tmp_path, api)
+    assert kcauth("kubeconfig", "--cluster", "stub", "--merge", str(config)).returncode == 0
+
+    primary, secondary = os.openpty()  # kubectl says `interactive: true` only with a terminal on stdin
+    try:
+        r = kubectl(new_kubectl(), kcauth, tmp_path, config, "get", "--raw", "/api/v1/namespaces", stdin=secondary)
+    finally:
+        os.close(secondary)
+        os.close(primary)
+    assert r.returncode == 0, r
+    assert namespaces(r) == ["team-alice"]
+    assert "signing in" in r.stderr and "Logged in to" in r.stderr
+    assert kcauth("token").returncode == 0, "the session is stored for the next call"
+
+
+def test_exec_credential_answers_the_version_kubectl_asks_for(provider, keyring, kcauth):
+    login(kcauth, provider)
+    for asked in ("client.authentication.k8s.io/v1beta1", "client.authentication.k8s.io/v1"):
+        info = json.dumps({"kind": "ExecCredential", "apiVersion": asked, "spec": {"interactive": False}})
+        r = kcauth("token", "-o", "exec-credential", env={"KUBERNETES_EXEC_INFO": info})
+        assert r.returncode == 0 and json.loads(r.stdout)["apiVersion"] == asked
+    bad = kcauth("token", "-o", "exec-credential", env={"KUBERNETES_EXEC_INFO": '{"apiVersion":"client.authentication.k8s.io/v2"}'})
+    assert bad.returncode == 2 and bad.stdout == "" and "v2" in bad.stderr
+    junk = kcauth("token", "-o", "exec-credential", env={"KUBERNETES_EXEC_INFO": "{not json"})
+    assert junk.returncode == 2 and "is not a JSON object" in junk.stderr
