@@ -25,9 +25,11 @@ public struct CurrentSession: Sendable {
     /// The stored session when it is usable and made with the settings this login would use;
     /// nil when a login has something to do. Never throws: a store that cannot be read means
     /// "sign in" (the login itself then reports the store).
-    public func find(oneOff: AuthorizationParameters) -> Found? {
+    /// `rememberedFlow`: the flow this login would keep in the profile (a flow flag changes it).
+    public func find(oneOff: AuthorizationParameters, rememberedFlow: LoginFlow?) -> Found? {
         // A memory login keeps nothing, and one-off parameters ask for a new sign-in.
-        guard profile.storage.value != .memory, !oneOff.hasOneOffs, settingsUnchanged else { return nil }
+        guard profile.storage.value != .memory, !oneOff.hasOneOffs, settingsUnchanged,
+              rememberedFlow == profile.saved.flow else { return nil }
         guard let secret = try? context.store(for: profile).read(profile: profile.name),
               let state = try? AuthState.decode(secret, profile: profile.name),
               state.issuer == profile.issuer?.value, state.clientID == profile.clientID?.value,
@@ -53,6 +55,7 @@ public struct CurrentSession: Sendable {
             && same(profile.caFile, saved.caFile) && same(profile.storage, saved.storage ?? .keyring)
             && profile.idpHint?.value == saved.idpHint && profile.acrValues?.value == saved.acrValues
             && profile.uiLocales?.value == saved.uiLocales && same(profile.clientAuth, saved.clientAuth ?? .none)
+            && same(profile.port, saved.port ?? 0) && profile.browserCommand?.value.text == saved.browserCommand
             && same(profile.grant, saved.grant)
     }
 }

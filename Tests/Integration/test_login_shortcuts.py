@@ -46,7 +46,8 @@ def test_a_second_login_with_the_same_settings_says_who_and_opens_no_browser(pro
 
 def test_changed_settings_or_one_off_parameters_sign_in_again(provider, kcauth, keyring):
     assert kcauth(*login_args(provider)).returncode == 0
-    for extra in [("--scope", "openid email"), ("--prompt", "login"), ("--idp-hint", "github")]:
+    for extra in [("--scope", "openid email"), ("--prompt", "login"), ("--idp-hint", "github"),
+                  ("--browser-command", kcauth.env["BROWSER"]), ("--browser",)]:
         before = len(logins(provider))
         r = kcauth(*login_args(provider, *extra))
         assert r.returncode == 0, r

@@ -62,7 +62,8 @@ enum LoginCommand: Command {
         }
         if profile.usesClientCredentials { return try LoginShortcuts.clientCredentials(command, profile, services) }
         let authorization = try LoginRequestOptions.oneOff(command)
-        if try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization, services) { return }
+        if try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization,
+                                              rememberedFlow: flowOptions.remembered(profile.saved), services) { return }
         let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console

@@ -19,9 +19,9 @@ enum LoginShortcuts {
 
     /// True when the profile is already signed in (said on stderr, the token on stdout with `-o`).
     static func alreadySignedIn(_ command: ParsedCommand, _ profile: ResolvedProfile, oneOff: AuthorizationParameters,
-                                _ services: Services) throws -> Bool {
+                                rememberedFlow: LoginFlow?, _ services: Services) throws -> Bool {
         guard !command.flag(LoginRequestOptions.force),
-              let found = services.context.currentSession(profile).find(oneOff: oneOff) else { return false }
+              let found = services.context.currentSession(profile).find(oneOff: oneOff, rememberedFlow: rememberedFlow) else { return false }
         let now = services.context.clock.instant
         let until = found.until.map { " until " + RelativeTime.stamp($0, now: now) } ?? ""
         services.console.err("Already logged in to \(found.state.issuer) as \(Sanitize.oneLine(found.user)) (profile '\(profile.name)')\(until); "
