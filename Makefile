@@ -38,12 +38,13 @@ DIST ?= dist
 HELPER_LINKS = git-credential-kcauth docker-credential-kcauth
 
 .PHONY: help deps build release docs unit integration test demo provider clean \
-        install uninstall package package-test
+        install uninstall package package-test fuzz fuzz-smoke
 
 help:
 	@echo "make demo         build kcauth and sign in to the bundled local test provider (DEMO_ARGS=--real-browser)"
 	@echo "make test         install dependencies, build, run unit and integration tests"
 	@echo "make build        debug build (.build/debug/kcauth)"
+	@echo "make fuzz         build the libFuzzer targets (.build-fuzz) and run each for FUZZ_SECONDS=60 (FUZZ_TARGETS= to pick)"
 	@echo "make release      release build, Swift stdlib linked statically (\$$SCRATCH/release/kcauth, SCRATCH=.build)"
 	@echo "make docs         regenerate man/kcauth.1 (kcauth-docgen) and completions/* (scripts/generate-docs)"
 	@echo "make install      release build, then install binary, helper links, man page and completions (PREFIX=/usr/local, DESTDIR=)"
@@ -84,8 +85,22 @@ integration: deps build
 	  KCAUTH_SCRATCH=$(SCRATCH) \
 	  $(PYTHON) -m pytest Tests/Integration -q -p no:cacheprovider
 
+# libFuzzer targets (Tests/Fuzz/Targets, scripts/fuzz): instrumented swiftc builds in .build-fuzz,
+# apart from the normal build. `make fuzz` runs each for FUZZ_SECONDS; CI runs fuzz-smoke, a short
+# run of every target that must stay clean (FUZZ_SMOKE_TARGETS, empty: all).
+FUZZ_SECONDS       ?= 60
+FUZZ_TARGETS       ?=
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_TARGETS ?=
+
+fuzz:
+	scripts/fuzz --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	scripts/fuzz --seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_SMOKE_TARGETS)
+
 # The whole suite: what CI runs (.ci/run) and what README tells contributors to run.
-test: unit integration
+test: unit integration fuzz-smoke
 
 demo: deps build
 	scripts/demo $(DEMO_ARGS)
@@ -126,4 +141,4 @@ package-test: deps
 	  $(PYTHON) -m pytest Tests/Integration/test_packaging.py -q -s -p no:cacheprovider
 
 clean:
-	rm -rf .build .cache $(DIST)
+	rm -rf .build .build-fuzz .cache $(DIST)

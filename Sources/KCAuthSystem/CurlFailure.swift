@@ -26,13 +26,14 @@ struct CurlFailure {
 
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
-            error = network("cannot resolve host \(host)")
+            error = network("cannot resolve host \(host)", hint: proxyHint ?? "check the host name in the issuer URL and the DNS")
         case CURLE_COULDNT_RESOLVE_PROXY:
             error = network("cannot resolve the proxy for \(host)", hint: "check $\(proxyVariable ?? "https_proxy")")
         case CURLE_COULDNT_CONNECT:
             var osErrno = 0
             easy.getLong(CURLINFO_OS_ERRNO) { osErrno = $0 }
-            error = network("cannot connect to \(hostPort): \(Self.describe(errno: Int32(osErrno)))")
+            error = network("cannot connect to \(hostPort): \(Self.describe(errno: Int32(osErrno)))",
+                            hint: proxyHint ?? "check that the provider is running and that the issuer URL names the right host and port")
         case CURLE_OPERATION_TIMEDOUT:
             // Which limit fired: the connect limit covers DNS, TCP and TLS; if the transfer
             // stopped well before the total limit, it was the connect limit.
@@ -40,9 +41,11 @@ struct CurlFailure {
             easy.getOff(CURLINFO_TOTAL_TIME_T) { elapsedMicros = $0 }
             let elapsed = Double(elapsedMicros) / 1_000_000
             if connectTimeout < totalTimeout && elapsed < totalTimeout - 0.25 {
-                error = network("timed out after \(humanSeconds(connectTimeout)) s connecting to \(hostPort)")
+                error = network("timed out after \(humanSeconds(connectTimeout)) s connecting to \(hostPort)",
+                                hint: proxyHint ?? "check the network; a firewall may be dropping the connection")
             } else {
-                error = network("timed out after \(humanSeconds(totalTimeout)) s waiting for \(hostPort)")
+                error = network("timed out after \(humanSeconds(totalTimeout)) s waiting for \(hostPort)",
+                                hint: proxyHint ?? "the provider is slow or stuck; try again, or check it with `kcauth doctor`")
             }
         case CURLE_PEER_FAILED_VERIFICATION:
             error = Self.untrusted(host: host, cause: cause, caFile: caFile)
@@ -77,8 +80,8 @@ struct CurlFailure {
         if cause.contains("expired") {
             return KCAuthError(.network, "TLS certificate of \(host) has expired", cause: cause)
         }
-        return KCAuthError(.network, "TLS certificate of \(host) is not trusted (use --ca-file)",
-                           hint: hint, cause: cause)
+        return KCAuthError(.network, "TLS certificate of \(host) is not trusted",
+                           hint: hint ?? "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)", cause: cause)
     }
 
     /// The proxy variable libcurl reads for `scheme`. Lower-case `http_proxy` only: libcurl

@@ -51,7 +51,8 @@ def closed_port():
 def test_a_private_ca_is_untrusted_without_ca_file(kc, tls_server):
     r = kc(*login_args(tls_server.issuer))
     assert r.returncode == 1, r
-    assert error_lines(r) == ["error: TLS certificate of 127.0.0.1 is not trusted (use --ca-file)"]
+    assert error_lines(r) == ["error: TLS certificate of 127.0.0.1 is not trusted; "
+                              "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)"]
     assert tls_server.requests() == [], "no request got through the failed handshake"
 
 
@@ -71,7 +72,7 @@ def test_a_ca_file_that_does_not_hold_the_issuing_ca_says_so(kc, tmp_path, tls_s
     other = PrivateCA(tmp_path / "other-pki")
     r = kc(*login_args(tls_server.issuer, "--ca-file", str(other.ca_pem)))
     assert r.returncode == 1, r
-    assert "is not trusted (use --ca-file)" in r.stderr and f"check that {other.ca_pem} holds the CA" in r.stderr
+    assert "is not trusted; " in r.stderr and f"check that {other.ca_pem} holds the CA" in r.stderr
 
 
 def test_a_missing_ca_file_is_reported(kc, tmp_path, tls_server):
@@ -95,7 +96,7 @@ def test_other_commands_use_the_profiles_ca_file(kc, ca, tls_server):
 def test_an_unknown_host_cannot_be_resolved(kc):
     r = kc("login", "--issuer", "https://nosuch.invalid/realms/x", "--client-id", "cli", "--no-browser")
     assert r.returncode == 1, r
-    assert error_lines(r) == ["error: cannot resolve host nosuch.invalid"]
+    assert error_lines(r) == ["error: cannot resolve host nosuch.invalid; check the host name in the issuer URL and the DNS"]
 
 
 def test_a_refused_connection_names_host_and_port(kc):
@@ -113,7 +114,8 @@ def test_a_silent_server_times_out_at_the_connect_limit(kc):
         port = silent.getsockname()[1]
         r = kc(*login_args(f"https://127.0.0.1:{port}/realms/x"), timeout=60)
     assert r.returncode == 1, r
-    assert error_lines(r) == [f"error: timed out after 10 s connecting to 127.0.0.1:{port}"]
+    assert error_lines(r) == [f"error: timed out after 10 s connecting to 127.0.0.1:{port}; "
+                              "check the network; a firewall may be dropping the connection"]
     assert 9.5 < r.seconds < 20
 
 

@@ -18,29 +18,53 @@ public struct ConfigDocument: Sendable, Equatable {
     }
 
     var lines: [Line]
+    /// How the file ended its lines and whether it began with a byte order mark: a file edited on
+    /// Windows is written back the way it came (RFC 5198 allows both; editors there default to them).
+    var usesCRLF = false
+    var hasByteOrderMark = false
 
     public init() { lines = [] }
 
-    /// Parses the file; `path` only names the file in error messages.
+    /// Parses the file; `path` only names the file in error messages. LF or CRLF line endings and
+    /// a leading UTF-8 byte order mark are accepted; control characters outside comments are not.
     public init(parsing text: String, path: String) throws {
         lines = []
         var sections = Set<String>()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        var scalars = Substring(text).unicodeScalars
+        if scalars.first == "\u{FEFF}" {
+            hasByteOrderMark = true
+            scalars.removeFirst()
+        }
+        // Split on U+000A itself: as Characters, "\r\n" is one grapheme that never equals "\n".
+        let rawLines = scalars.split(separator: "\n", omittingEmptySubsequences: false)
+        usesCRLF = rawLines.count > 1 && rawLines[0].last == "\r"
+        for (index, scalarLine) in rawLines.enumerated() {
+            var rawScalars = scalarLine
+            // The line ending, and any stray CRs before it: kept, they would change on every rewrite.
+            while rawScalars.last == "\r" { rawScalars.removeLast() }
+            let raw = String(rawScalars)
             let line = raw.trimmingWhitespace()
             let number = index + 1
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") {
-                lines.append(.other(String(raw)))
-            } else if line.hasPrefix("[") {
+                lines.append(.other(raw))
+                continue
+            }
+            if line.hasPrefix("[") {
                 guard line.hasSuffix("]") else { throw Self.error(path, number, "a section header must end with ']'") }
                 let name = String(line.dropFirst().dropLast()).trimmingWhitespace()
                 guard ProfileName.isValid(name) else { throw Self.error(path, number, "'\(Sanitize.oneLine(name))' is not a valid profile name (letters, digits, '.', '_', '-')") }
                 guard sections.insert(name).inserted else { throw Self.error(path, number, "profile [\(name)] appears twice") }
                 lines.append(.section(name))
-            } else if let eq = line.firstIndex(of: "=") {
-                let key = String(line[..<eq]).trimmingWhitespace()
-                let value = String(line[line.index(after: eq)...]).trimmingWhitespace()
-                guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+            } else if let eq = line.unicodeScalars.firstIndex(of: "=") {
+                // Split and trim by scalars, not Characters: "= \u{301}x" is "=", " \u{301}" and
+                // "x" as Characters, so a value starting with a combining mark would not read back.
+                let key = Self.trimmed(line.unicodeScalars[..<eq])
+                let value = Self.trimmed(line.unicodeScalars[line.unicodeScalars.index(after: eq)...])
+                guard Self.isValidKey(key) else {
                     throw Self.error(path, number, "'\(Sanitize.oneLine(key))' is not a valid key")
+                }
+                if let bad = Self.firstControlCharacter(in: value) {
+                    throw Self.error(path, number, "the value of '\(key)' contains the control character \(bad)")
                 }
                 lines.append(.entry(key: key, value: value))
             } else {
@@ -48,9 +72,17 @@ public struct ConfigDocument: Sendable, Equatable {
             }
         }
         while case .other(let s)? = lines.last, s.isEmpty { lines.removeLast() }
+        // Nothing left to write: no line-ending style or BOM to keep (they would not read back).
+        if lines.isEmpty { usesCRLF = false; hasByteOrderMark = false }
     }
 
-    public var text: String { lines.map(Self.render).joined(separator: "\n") + (lines.isEmpty ? "" : "\n") }
+    /// The document as file text, unchecked: what is written goes through `serialized(path:)`,
+    /// which refuses values that would break the file.
+    public var text: String {
+        let end = usesCRLF ? "\r\n" : "\n"
+        let body = lines.map { Self.render($0) + end }.joined()
+        return hasByteOrderMark && !body.isEmpty ? "\u{FEFF}" + body : body
+    }
 
     public var profileNames: [String] {
         lines.compactMap { if case .section(let n) = $0 { return n } else { return nil } }
@@ -63,7 +95,9 @@ public struct ConfigDocument: Sendable, Equatable {
         return nil
     }
 
-    /// Sets (or, with nil, removes) a key, keeping everything else as it was.
+    /// Sets (or, with nil, removes) a key, keeping everything else as it was. The value is not
+    /// checked here (callers stay simple); `serialized(path:)` refuses to write a document whose
+    /// key, value or profile name could inject lines, so nothing unchecked reaches the file.
     public mutating func set(_ key: String, _ value: String?, profile: String?) {
         if range(of: profile) == nil, let profile {
             if !lines.isEmpty { lines.append(.other("")) }
@@ -93,7 +127,7 @@ public struct ConfigDocument: Sendable, Equatable {
         return start.map { $0..<lines.count }
     }
 
-    private static func render(_ line: Line) -> String {
+    static func render(_ line: Line) -> String {
         switch line {
         case .other(let s): return s
         case .section(let n): return "[\(n)]"
@@ -101,7 +135,7 @@ public struct ConfigDocument: Sendable, Equatable {
         }
     }
 
-    private static func error(_ path: String, _ line: Int, _ what: String) -> KCAuthError {
+    static func error(_ path: String, _ line: Int, _ what: String) -> KCAuthError {
         KCAuthError(.configuration, "\(path):\(line): \(what)", hint: "fix the file by hand; kcauth never rewrites a file it cannot read")
     }
 }
