@@ -25,6 +25,11 @@ public struct Adapters: Sendable {
     /// A loopback listener answering on `path` (`/callback`, `/logged-out`).
     public var receiver: @Sendable (_ path: String) -> any RedirectReceiver
     public var sleeper: any Sleeper
+    /// Where a confidential client's secret, key or assertion is read (issue 11 items 9–10):
+    /// the environment above and files; tests may replace it.
+    public var credentials: any CredentialReader
+    /// Standard input, for the first-run questions of `login`; tests may replace it.
+    public var terminal: any TerminalInput
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
@@ -47,6 +52,8 @@ public struct Adapters: Sendable {
         self.opener = opener
         self.receiver = receiver
         self.sleeper = sleeper
+        credentials = SystemCredentialReader(environment: environment)
+        terminal = TerminalQuestionInput()
     }
 
     /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for

@@ -62,9 +62,15 @@ public final class KCAuthContext: Sendable {
     public func getToken(_ profile: ResolvedProfile) -> GetToken {
         let clock = adapters.clock
         let caFile = profile.caFile?.value
+        let clientAuth = profile.clientAuth.value
         return GetToken(store: store(for: profile), clock: clock, lock: lock(for: profile),
                         cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
-                        refresher: { [adapters] in TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock) })
+                        refresher: { [adapters] in
+                            // A confidential client's credentials are read only when a request needs them.
+                            TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock,
+                                           authentication: try clientAuth.resolveWithoutDiscovery(reader: adapters.credentials),
+                                           random: adapters.random)
+                        })
     }
 
     /// Forget the runtime copy of a profile's access token.

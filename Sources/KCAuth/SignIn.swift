@@ -11,8 +11,12 @@ public struct SignIn: Sendable {
         public var openBrowser: Bool
         /// The flow to remember in the profile (a flag replaces the saved one).
         public var rememberedFlow: LoginFlow?
+        /// The one-off authorization parameters of this login (the sticky ones are the profile's).
+        public var authorization = AuthorizationParameters()
 
-        public init(flow: FlowChoice, openBrowser: Bool = true, rememberedFlow: LoginFlow? = nil) {
+        public init(flow: FlowChoice, openBrowser: Bool = true, rememberedFlow: LoginFlow? = nil,
+                    authorization: AuthorizationParameters = AuthorizationParameters()) {
+            self.authorization = authorization
             self.flow = flow
             self.openBrowser = openBrowser
             self.rememberedFlow = rememberedFlow
@@ -52,20 +56,24 @@ public struct SignIn: Sendable {
         }
         let kind = profile.storage.value
         let store = storeMovingFrom(previous: previousStore(kind), kind: kind, notify: notify)
-        let remember = ProfileSettings(issuer: issuer, clientID: clientID, scope: profile.scope.value,
+        var remember = ProfileSettings(issuer: issuer, clientID: clientID, scope: profile.scope.value,
                                        port: profile.port.value == 0 ? nil : profile.port.value, caFile: profile.caFile?.value,
                                        storage: kind == .file ? .file : nil,  // the keyring is the default; memory never sticks
                                        flow: options.rememberedFlow, browserCommand: profile.browserCommand?.value.text)
+        profile.rememberLoginSettings(in: &remember)
         let writer = SessionWriter(store: store, cache: context.tokenCache(for: kind),
                                    settings: kind == .memory ? nil : context.settings, remember: kind == .memory ? nil : remember)
         let a = context.adapters
         let login = Login(http: context.http(for: profile), clock: a.clock, random: a.random, store: store,
                           opener: a.opener, receiver: a.receiver("/callback"), sleeper: a.sleeper, writer: writer,
                           paste: a.lineInput)
-        let input = Login.Input(profile: profile.name, issuer: issuer, clientID: clientID, scope: profile.scope.value,
+            .reading(credentials: a.credentials)
+        var input = Login.Input(profile: profile.name, issuer: issuer, clientID: clientID, scope: profile.scope.value,
                                 port: profile.port.value, timeout: profile.timeout.value, openBrowser: options.openBrowser,
                                 flow: options.flow.flow, fallBackToDevice: options.flow.fallsBackToDevice,
                                 browserCommand: profile.browserCommand?.value)
+        input.authorization = profile.authorizationParameters(oneOff: options.authorization)
+        input.clientAuth = profile.clientAuth.value
         let output = try login.run(input) { notify(.flow($0)) }
         return Output(state: output.state, claims: output.claims, storage: kind)
     }
@@ -73,7 +81,7 @@ public struct SignIn: Sendable {
     /// The other persistent store may hold an old copy: a file left by `--storage file`
     /// (unlinking a missing file costs nothing), or the keyring item of a profile that was on
     /// the keyring until now (not probed for profiles already on file: no keyring needed).
-    private func previousStore(_ kind: StorageKind) -> (any SecretStore)? {
+    func previousStore(_ kind: StorageKind) -> (any SecretStore)? {
         switch kind {
         case .keyring: return context.store(.file)
         case .file: return profile.saved.storage == .file ? nil : context.store(.keyring)
@@ -81,7 +89,7 @@ public struct SignIn: Sendable {
         }
     }
 
-    private func storeMovingFrom(previous: (any SecretStore)?, kind: StorageKind, notify: @escaping @Sendable (Event) -> Void) -> any SecretStore {
+    func storeMovingFrom(previous: (any SecretStore)?, kind: StorageKind, notify: @escaping @Sendable (Event) -> Void) -> any SecretStore {
         let target = context.store(kind, warn: { notify(.warning($0)) })
         guard let previous else { return target }
         return MigratingSecretStore(target: target, previous: previous) { cleanup in

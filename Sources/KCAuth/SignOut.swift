@@ -71,6 +71,12 @@ public struct SignOut: Sendable {
         let browser = options.browserTimeout.map { Logout.BrowserOptions(port: profile.port.value, timeout: $0) }
         return try Logout(store: context.store(for: profile), lock: context.lock(for: profile), http: { http },
                           random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"))
+            .authenticating(with: { [clientAuth = profile.clientAuth.value] state in
+                // Unreadable credentials: the request goes out as a public client's and the
+                // provider's refusal is reported like any other.
+                guard clientAuth.isConfidential, let authentication = try? clientAuth.resolveWithoutDiscovery(reader: a.credentials) else { return nil }
+                return ClientAuthenticator(clientID: state.clientID, authentication: authentication, clock: a.clock, random: a.random)
+            })
             .run(profile: profile.name, options: Logout.Options(serverSide: !options.local, browser: browser)) {
                 notify(.browser(profile: profile.name, $0))
             }

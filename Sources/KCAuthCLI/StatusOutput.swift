@@ -22,6 +22,7 @@ enum StatusOutput {
             out += "  X Cannot read the stored session: \(Sanitize.oneLine(error.message))\n"
         }
         if let client = e.clientID { facts.append("Client: \(client)") }
+        if e.clientAuth != .none { facts.append("Client auth: \(e.clientAuth.summary)") }
         switch e.state {
         case .valid:
             facts.append("Access token: " + SessionOutput.expiry(e.accessTokenExpiresAt, now: now))
@@ -68,6 +69,8 @@ enum StatusOutput {
             ("selected", .bool(e.selected)),
             ("issuer", .string(e.issuer)),
             ("client_id", .string(e.clientID)),
+            ("client_auth", .string(e.clientAuth.methodName)),
+            ("client_auth_source", .string(e.clientAuth.sourceDescription)),
             ("user", .string(e.user)),
             ("state", .string(e.state.code)),
             ("usable", .bool(e.state.isUsable)),

@@ -2,12 +2,13 @@ import KCAuthCore
 
 /// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").
 enum WhoAmIOutput {
-    static func text(_ i: WhoAmI.Identity, now: Instant) -> String {
+    static func text(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none) -> String {
         let c = i.claims
         var rows: [(String, String)] = [
             ("Profile", i.profile),
             ("Issuer", i.issuer),
             ("Client", i.clientID),
+            ("Client auth", clientAuth.summary),
             ("Subject", show(c?.subject)),
             ("Username", show(c?.preferredUsername)),
             ("Name", show(c?.name)),
@@ -38,13 +39,15 @@ enum WhoAmIOutput {
         return SessionOutput.lines(rows.map { ($0.0, Sanitize.oneLine($0.1, limit: 2000)) })
     }
 
-    static func json(_ i: WhoAmI.Identity, now: Instant) -> String {
+    static func json(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none) -> String {
         let c = i.claims
         var fields: [(String, JSONValue)] = [
             ("version", .number(SessionOutput.schemaVersion)),
             ("profile", .string(i.profile)),
             ("issuer", .string(i.issuer)),
             ("client_id", .string(i.clientID)),
+            ("client_auth", .string(clientAuth.methodName)),
+            ("client_auth_source", .string(clientAuth.sourceDescription)),
             ("subject", .string(c?.subject)),
             ("preferred_username", .string(c?.preferredUsername)),
             ("name", .string(c?.name)),

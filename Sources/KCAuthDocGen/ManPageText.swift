@@ -53,6 +53,16 @@ enum ManPageText {
         empty: `xdg-open`. For the automatic choice of flow, `none` means that there is no \
         browser and any other value that there is one.
         """),
+        .item("`KCAUTH_CLIENT_SECRET`", """
+        A confidential client's secret, for `login --client-credentials` and the token requests \
+        of a confidential client. The profile records the variable's name \
+        (`client_secret_env`), never its value; kcauth reads it again for each later token \
+        request. Never give a secret as an argument: `--client-secret` is refused.
+        """),
+        .item("`KCAUTH_CLIENT_ASSERTION`", """
+        A client assertion signed by the platform (a CI system's OIDC ID token), sent as \
+        `private_key_jwt` client authentication and read again for each token request.
+        """),
         .item("`CI`", "`true`, `1` or `yes`: the automatic choice of flow is the device flow."),
         .item("`SSH_CONNECTION`, `SSH_TTY`", """
         An SSH session: the automatic choice of flow is the device flow, unless the session \
@@ -103,7 +113,11 @@ enum ManPageText {
         The configuration file: an INI file meant to be edited by hand, with no secrets in it. \
         Keys before the first `[section]` are global (`default_profile`); each `[NAME]` section \
         is a profile with the keys `issuer`, `client_id`, `scope`, `port`, `flow`, `storage`, \
-        `ca_file`, and `hosts` and `username` for the git and docker credential helpers. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
+        `ca_file`, `hosts` and `username` for the git and docker credential helpers, \
+        `idp_hint`, `acr_values`, `ui_locales`, `grant`, and where a confidential client's \
+        credential comes from (`client_secret_env`, `client_secret_file`, `client_auth_method`, \
+        `client_key`, `client_key_id`, `client_key_alg`, `client_assertion_env`, \
+        `client_assertion_file`), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
         writes, writes atomically (directory 0700, file 0600), and never rewrites a file it \
         cannot parse.
         """),

@@ -16,6 +16,8 @@ public final class FakeAdapters: @unchecked Sendable {
     public let sleeper = FakeSleeper()
     public var clock = FixedClock(time: Fixtures.now)
     public var environment: [String: String]
+    /// Standard input: nobody there unless a test scripts someone (never the real stdin).
+    public var terminal = ScriptedTerminal(interactive: false)
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -26,11 +28,13 @@ public final class FakeAdapters: @unchecked Sendable {
     public var keyring: InMemorySecretStore { stores[.keyring]! }
 
     public var adapters: Adapters {
-        Adapters(environment: environment, workingDirectory: "/work", clock: clock, random: FixedRandom(), settings: settings,
+        var adapters = Adapters(environment: environment, workingDirectory: "/work", clock: clock, random: FixedRandom(), settings: settings,
                  transport: { [transport] _ in transport },
                  secretStore: { [stores] kind, _ in stores[kind]! },
                  tokenCache: cache, lock: { [lock] _ in lock }, opener: opener,
                  receiver: { [receiver] _ in receiver }, sleeper: sleeper)
+        adapters.terminal = terminal
+        return adapters
     }
 
     /// The provider of `Fixtures`: discovery and JWKS answered, tokens as given.

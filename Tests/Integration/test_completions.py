@@ -106,7 +106,7 @@ def test_every_command_in_help_is_tested(env):
 
 def test_a_flag_from_its_prefix(complete):
     assert complete("kcauth token --o") == ["--output"]
-    assert complete("kcauth login --cl") == ["--client-id"]
+    assert complete("kcauth login --client-i") == ["--client-id"]
 
 
 def test_values_of_enumerated_options(complete):

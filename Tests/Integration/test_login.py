@@ -58,7 +58,7 @@ def test_login_stores_the_session_and_token_prints_a_verifiable_jwt(provider, ke
 
 def test_second_login_reuses_the_saved_profile(provider, keyring, kcauth, scripted_browser_env):
     assert kcauth(*login_args(provider)).returncode == 0
-    again = kcauth("login", "--timeout", "30")
+    again = kcauth("login", "--force", "--timeout", "30")  # without --force: "already logged in"
     assert again.returncode == 0, again
     assert len(provider.token_requests("authorization_code")) == 2
 

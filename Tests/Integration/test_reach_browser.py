@@ -236,7 +236,7 @@ def test_browser_command_is_split_like_a_shell_and_remembered(provider, keyring,
     assert f"browser_command = {command}" in kcauth.config_file.read_text()
 
     log.unlink()
-    again = kcauth("login", "--timeout", "60", env={"BROWSER": "/bin/false"})
+    again = kcauth("login", "--force", "--timeout", "60", env={"BROWSER": "/bin/false"})
     assert again.returncode == 0, again
     assert log.exists(), "the remembered command is used, not $BROWSER"
 

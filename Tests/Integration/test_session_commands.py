@@ -190,7 +190,7 @@ def test_whoami_without_a_session_exits_4(provider, keyring, kcauth):
 
 # --- status -------------------------------------------------------------------------------------
 
-STATUS_KEYS = {"profile", "selected", "issuer", "client_id", "user", "state", "usable", "reason",
+STATUS_KEYS = {"profile", "selected", "issuer", "client_id", "client_auth", "client_auth_source", "user", "state", "usable", "reason",
                "access_token_expires_at", "access_token_expires_in", "refresh_token_expires_at",
                "refresh_token_expires_in", "storage", "fix"}
 

@@ -46,7 +46,7 @@ def test_file_storage_is_private_atomic_announced_and_sticky(provider, keyring, 
 
     # A second login replaces the file whole, by rename, and leaves no temporary file behind.
     inode = os.stat(state_file).st_ino
-    again = kcauth("login", "--timeout", "30")
+    again = kcauth("login", "--force", "--timeout", "30")
     assert again.returncode == 0, again
     assert "plaintext" in again.stderr, "the warning comes with every login that writes the file"
     second = json.loads(state_file.read_text())

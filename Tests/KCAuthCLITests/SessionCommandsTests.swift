@@ -84,7 +84,7 @@ import KCAuthTestSupport
         let profiles = try #require(doc["profiles"] as? [[String: Any]])
         #expect(profiles.map { $0["profile"] as? String } == ["default", "work"])
         #expect(profiles[1]["state"] as? String == "login_required" && profiles[1]["fix"] as? String == "kcauth login --profile work")
-        #expect(Set(profiles[0].keys) == ["profile", "selected", "issuer", "client_id", "user", "state", "usable", "reason",
+        #expect(Set(profiles[0].keys) == ["profile", "selected", "issuer", "client_id", "client_auth", "client_auth_source", "user", "state", "usable", "reason",
                                           "access_token_expires_at", "access_token_expires_in", "refresh_token_expires_at",
                                           "refresh_token_expires_in", "storage", "fix"])
         #expect(run(["status", "-o", "yaml"]).code == 2)
@@ -135,7 +135,7 @@ import KCAuthTestSupport
     @Test func whoamiJSONHasTheDocumentedKeysInOrder() throws {
         let text = WhoAmIOutput.json(Self.identity, now: 1_000_000)
         let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.dropFirst(3).prefix { $0 != "\"" } }
-        #expect(keys == ["version", "profile", "issuer", "client_id", "subject", "preferred_username", "name", "email",
+        #expect(keys == ["version", "profile", "issuer", "client_id", "client_auth", "client_auth_source", "subject", "preferred_username", "name", "email",
                          "realm_roles", "client_roles", "roles_source", "scopes", "state", "access_token_expires_at",
                          "access_token_expires_in", "has_refresh_token", "refresh_token_expires_at", "refresh_token_expires_in",
                          "storage", "userinfo"])

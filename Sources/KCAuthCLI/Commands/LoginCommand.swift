@@ -24,7 +24,12 @@ enum LoginCommand: Command {
         (wslview, powershell.exe, cmd.exe). The ID token is \
         verified, and the session is stored in the desktop keyring (Secret Service), or where \
         --storage says. The settings used are saved in the profile, so the next `kcauth login` \
-        needs no flags.
+        needs no flags; while the session is valid it only says who is signed in (--force signs \
+        in again). With no issuer on a terminal, it asks for one and for the client id. \
+        --client-credentials signs in as a confidential client itself, with no person (CI): \
+        the secret comes from KCAUTH_CLIENT_SECRET or --client-secret-file, never from the \
+        command line; --client-key signs a fresh assertion per request (private_key_jwt); \
+        --client-assertion-file sends a platform's assertion.
         """,
         usage: "{--issuer URL | --server URL --realm NAME} --client-id ID [flags]",
         options: [
@@ -34,24 +39,31 @@ enum LoginCommand: Command {
             LoginBrowserOptions.browserCommand,
             SettingsOptions.storage,
             LoginStorage.output,
-        ],
+        ] + LoginRequestOptions.options + LoginClientOptions.options,
         examples: [
             "kcauth login --server https://sso.example.com --realm demo --client-id cli",
             "kcauth login --issuer https://sso.example.com/realms/demo --client-id cli",
             "kcauth login --port 8400 --no-browser   # the profile keeps the rest",
             "kcauth login --device --qr   # sign in on your phone",
             "kcauth login --storage memory -o raw   # CI: print the token, keep nothing",
+            "kcauth login --client-credentials --storage memory -o raw   # CI, a secret",
+            "kcauth login --idp-hint github --ui-locales de   # kept for the profile",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let profile = try services.context.resolve(SettingsOptions.flags(command, flow: flowOptions.flag))
+        let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
+        let profile = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
         guard profile.issuer != nil else {
             throw KCAuthError(.usage, "no issuer for profile '\(profile.name)'", hint: "pass --issuer URL, or --server URL --realm NAME")
         }
         guard profile.clientID != nil else {
             throw KCAuthError(.usage, "no client id for profile '\(profile.name)'", hint: "pass --client-id ID (the public client registered at the provider)")
         }
+        if profile.usesClientCredentials { return try LoginShortcuts.clientCredentials(command, profile, services) }
+        let authorization = try LoginRequestOptions.oneOff(command)
+        if try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization,
+                                              rememberedFlow: flowOptions.remembered(profile.saved), services) { return }
         let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console
@@ -59,7 +71,8 @@ enum LoginCommand: Command {
         let openBrowser = !noBrowser && !FlowSelector.browserIsRemote(services.environment)
         let progress = LoginProgress(console: console, choice: choice, openBrowser: openBrowser,
                                      qrRequested: flowOptions.qrRequested, environment: services.environment)
-        let options = SignIn.Options(flow: choice, openBrowser: openBrowser, rememberedFlow: flowOptions.remembered(profile.saved))
+        let options = SignIn.Options(flow: choice, openBrowser: openBrowser, rememberedFlow: flowOptions.remembered(profile.saved),
+                                     authorization: authorization)
         let output: SignIn.Output
         do {
             defer { progress.end() }  // the countdown line must not swallow the error message

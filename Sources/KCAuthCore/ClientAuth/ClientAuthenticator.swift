@@ -66,8 +66,10 @@ private struct NoClock: TimeSource {
     func now() -> Double { 0 }
 }
 
-private struct NoRandom: RandomSource {
-    func bytes(_ count: Int) throws -> [UInt8] {
+/// Randomness for a client that never signs anything (a public client, a secret).
+public struct NoRandom: RandomSource {
+    public init() {}
+    public func bytes(_ count: Int) throws -> [UInt8] {
         throw KCAuthError(.internal, "a public client does not sign assertions")
     }
 }

@@ -12,8 +12,12 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public let redirectURI: String
     public let clientID: String
     public let scope: String
+    /// `--idp-hint`, `--prompt`, `--param` and the like (issue 11 item 5), after kcauth's own.
+    public var parameters = AuthorizationParameters()
 
-    public init(clientID: String, scope: String, redirectURI: String, random: any RandomSource) throws {
+    public init(clientID: String, scope: String, redirectURI: String, random: any RandomSource,
+                parameters: AuthorizationParameters = AuthorizationParameters()) throws {
+        self.parameters = parameters
         codeVerifier = Base64URL.encode(try random.bytes(32))
         state = Base64URL.encode(try random.bytes(16))
         nonce = Base64URL.encode(try random.bytes(16))
@@ -35,7 +39,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
             ("nonce", nonce),
             ("code_challenge", codeChallenge),
             ("code_challenge_method", "S256"),
-        ])
+        ] + parameters.fields)
         return authorizationEndpoint + (authorizationEndpoint.contains("?") ? "&" : "?") + query
     }
 

@@ -2,15 +2,23 @@
 /// checked and stored by `SessionFinisher`, as for every flow.
 public struct CodeExchange: Sendable {
     let http: OAuthHTTP
+    /// A confidential client authenticates the exchange (RFC 6749 §4.1.3); a public one sends
+    /// its `client_id`.
+    let authenticator: ClientAuthenticator?
 
-    public init(http: OAuthHTTP) {
+    public init(http: OAuthHTTP, authenticator: ClientAuthenticator? = nil) {
         self.http = http
+        self.authenticator = authenticator
     }
 
     public func redeem(code: String, request: AuthorizationRequest, metadata: ProviderMetadata) throws -> TokenResponse {
         do {
-            return try http.postForm(TokenResponse.self, to: metadata.tokenEndpoint,
-                                     fields: request.tokenRequestFields(code: code), what: "redeeming the authorization code")
+            let fields = request.tokenRequestFields(code: code)
+            if let authenticator {
+                return try http.postForm(TokenResponse.self, to: metadata.tokenEndpoint, fields: fields,
+                                         authenticator: authenticator, what: "redeeming the authorization code")
+            }
+            return try http.postForm(TokenResponse.self, to: metadata.tokenEndpoint, fields: fields, what: "redeeming the authorization code")
         } catch var error as KCAuthError where error.code == .provider {
             error.hint = "run `kcauth login` again; if it keeps failing, check the client's settings at the provider"
             throw error

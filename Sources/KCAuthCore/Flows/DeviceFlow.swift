@@ -6,6 +6,7 @@ struct DeviceFlow: Sendable {
     let random: any RandomSource
     let sleeper: any Sleeper
     let finisher: SessionFinisher
+    var authenticator: ClientAuthenticator? = nil
 
     func run(_ input: Login.Input, metadata: ProviderMetadata, notify: (Login.Event) -> Void) throws -> Login.Output {
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
@@ -13,10 +14,10 @@ struct DeviceFlow: Sendable {
                               hint: "sign in with the browser flow: `kcauth login --browser`")
         }
         let request = try DeviceAuthorizationRequest(clientID: input.clientID, scope: input.scope, random: random)
-        let authorization = try requestCode(request, at: endpoint)
+        let authorization = try requestCode(request, at: endpoint, tokenEndpoint: metadata.tokenEndpoint)
         notify(.deviceCode(Login.DevicePrompt(authorization)))
 
-        let tokens = try DevicePoller(http: http, sleeper: sleeper)
+        let tokens = try DevicePoller(http: http, sleeper: sleeper, authenticator: authenticator)
             .poll(tokenEndpoint: metadata.tokenEndpoint, request: request, authorization: authorization, profile: input.profile) {
                 notify(.devicePolling($0))
             }
@@ -27,8 +28,14 @@ struct DeviceFlow: Sendable {
 
     /// RFC 8628 §3.1–3.2. Keycloak answers `unauthorized_client` when "OAuth 2.0 Device
     /// Authorization Grant" is off for the client.
-    private func requestCode(_ request: DeviceAuthorizationRequest, at endpoint: String) throws -> DeviceAuthorizationResponse {
+    private func requestCode(_ request: DeviceAuthorizationRequest, at endpoint: String,
+                             tokenEndpoint: String) throws -> DeviceAuthorizationResponse {
         do {
+            if let authenticator {
+                // RFC 8628 §3.1: authenticated as at the token endpoint, the assertion addressed to it.
+                return try http.postForm(DeviceAuthorizationResponse.self, to: endpoint, fields: request.fields,
+                                         authenticator: authenticator, audience: tokenEndpoint, what: "asking for a device code")
+            }
             return try http.postForm(DeviceAuthorizationResponse.self, to: endpoint, fields: request.fields,
                                      what: "asking for a device code")
         } catch var error as KCAuthError where error.code == .provider {

@@ -21,10 +21,13 @@ public struct DevicePoller: Sendable {
 
     let http: OAuthHTTP
     let sleeper: any Sleeper
+    /// A confidential client authenticates every poll (RFC 8628 §3.4): a fresh assertion each time.
+    let authenticator: ClientAuthenticator?
 
-    public init(http: OAuthHTTP, sleeper: any Sleeper) {
+    public init(http: OAuthHTTP, sleeper: any Sleeper, authenticator: ClientAuthenticator? = nil) {
         self.http = http
         self.sleeper = sleeper
+        self.authenticator = authenticator
     }
 
     /// `profile` only shapes the hints. Returns the token response of the approved sign-in.
@@ -37,6 +40,10 @@ public struct DevicePoller: Sendable {
         while true {
             try wait(until: nextPoll, deadline: deadline, profile: profile, notify: notify)
             do {
+                if let authenticator {
+                    return try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, authenticator: authenticator,
+                                             what: "waiting for the device sign-in")
+                }
                 return try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, what: "waiting for the device sign-in")
             } catch let error as KCAuthError where error.code == .provider {
                 switch error.oauthError {

@@ -18,13 +18,14 @@ struct LoopbackFlow: Sendable {
     let sleeper: any Sleeper
     /// The terminal, when stdin is one: paste-back (nil: only the listener answers).
     let paste: (any LineInput)?
+    var authenticator: ClientAuthenticator? = nil
 
     func run(_ input: Login.Input, metadata: ProviderMetadata, fallBackToDevice: Bool,
              notify: (Login.Event) -> Void) throws -> Login.Output {
         let listener = try receiver.bind(port: input.port)
         defer { listener.close() }
         let request = try AuthorizationRequest(clientID: input.clientID, scope: input.scope,
-                                               redirectURI: listener.redirectURI, random: random)
+                                               redirectURI: listener.redirectURI, random: random, parameters: input.authorization)
         let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
         var launchError: KCAuthError?
@@ -53,9 +54,9 @@ struct LoopbackFlow: Sendable {
 
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
                                   issRequired: metadata.authorizationResponseIssParameterSupported == true)
-        let exchange = CodeExchange(http: http)
+        let exchange = CodeExchange(http: http, authenticator: authenticator)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
-                                              nonce: request.nonce, metadata: metadata)
+                                              nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
         var result: Result<Login.Output, KCAuthError>?
         func redeem(_ code: String) -> Result<Login.Output, KCAuthError> {
             notify(.received)

@@ -26,6 +26,8 @@ public struct SessionFinisher: Sendable {
         public var requestedScope: String
         public var nonce: String?
         public var metadata: ProviderMetadata
+        /// `max_age` / essential `acr` asked for in the authorization request.
+        public var requirements = AuthenticationRequirements()
 
         public init(profile: String, clientID: String, requestedScope: String, nonce: String?, metadata: ProviderMetadata) {
             self.profile = profile
@@ -50,6 +52,7 @@ public struct SessionFinisher: Sendable {
         let claims = try validator.validate(idToken, .init(
             issuer: metadata.issuer, clientID: context.clientID, jwksURI: metadata.jwksURI,
             nonce: context.nonce, accessToken: tokens.accessToken))
+        try context.requirements.check(claims, now: clock.instant)
         var state = AuthState(issuer: metadata.issuer, clientID: context.clientID, tokens: tokens,
                               requestedScope: context.requestedScope, endpoints: ProviderEndpoints(metadata), now: clock.instant,
                               idTokenExpiresAt: claims.exp, sessionID: Base64URL.encode(try random.bytes(12)))

@@ -5,10 +5,22 @@ import KCAuthCrypto
 public struct TokenRefresher: Sendable {
     let http: OAuthHTTP
     let clock: any TimeSource
+    /// How a confidential client authenticates the refresh (RFC 6749 §6: "the client MUST
+    /// authenticate"); and the credentials that renew a client-credentials session.
+    let authentication: ClientAuthentication
+    let random: any RandomSource
 
-    public init(http: OAuthHTTP, clock: any TimeSource) {
+    public init(http: OAuthHTTP, clock: any TimeSource, authentication: ClientAuthentication = .none,
+                random: any RandomSource = NoRandom()) {
         self.http = http
         self.clock = clock
+        self.authentication = authentication
+        self.random = random
+    }
+
+    func authenticator(for state: AuthState) -> ClientAuthenticator? {
+        if case .none = authentication { return nil }
+        return ClientAuthenticator(clientID: state.clientID, authentication: authentication, clock: clock, random: random)
     }
 
     /// Exchanges `state.refreshToken` for new tokens and returns the state to store.
@@ -24,6 +36,7 @@ public struct TokenRefresher: Sendable {
     ///   would end the session.
     public func refresh(_ state: AuthState, profile: String, scope: String? = nil,
                         keepRotated: (String) throws -> Void = { _ in }) throws -> AuthState {
+        if state.isClientCredentials { return try renewClientCredentials(state, profile: profile, scope: scope) }
         guard let refreshToken = state.refreshToken else {
             throw KCAuthError(.loginRequired, "the access token of profile '\(profile)' has expired and there is no refresh token",
                               remedy: .signIn(profile: profile))
@@ -33,7 +46,11 @@ public struct TokenRefresher: Sendable {
 
         let body: [UInt8]
         do {
-            body = try http.postFormBody(to: state.endpoints.token, fields: fields, what: "refreshing the token")
+            if let authenticator = authenticator(for: state) {
+                body = try http.postFormBody(to: state.endpoints.token, fields: fields, authenticator: authenticator, what: "refreshing the token")
+            } else {
+                body = try http.postFormBody(to: state.endpoints.token, fields: fields, what: "refreshing the token")
+            }
         } catch let error as KCAuthError where Self.sessionIsOver(error) {
             let said = OAuthErrorResponse(error: error.oauthError?.rawValue ?? "invalid_grant", errorDescription: error.cause).summary
             throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has ended at the provider (\(said))",

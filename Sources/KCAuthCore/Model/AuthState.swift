@@ -31,6 +31,9 @@ public struct AuthState: Sendable, Equatable, Codable {
     /// carries only `sub`; nil when not fetched.
     public var userinfo: JSONValue?
     public var obtainedAt: Instant
+    /// `client_credentials` for a session of the client itself (RFC 6749 §4.4): no refresh
+    /// token, a new token is requested the same way when this one expires. Nil: a person's.
+    public var grantType: String?
 
     enum CodingKeys: String, CodingKey {
         case version, issuer
@@ -46,6 +49,7 @@ public struct AuthState: Sendable, Equatable, Codable {
         case obtainedAt = "obtained_at"
         case sessionID = "session_id"
         case userinfo
+        case grantType = "grant_type"
     }
 
     public init(issuer: String, clientID: String, tokens: TokenResponse, requestedScope: String,

@@ -11,6 +11,15 @@ public struct ProfileSettings: Sendable, Equatable {
     public var storage: StorageKind?
     /// The login flow the user forced with `--browser`/`--device`; nil lets kcauth choose.
     public var flow: LoginFlow?
+    /// Authorization request parameters remembered per profile (issue 11 item 5): Keycloak's
+    /// `kc_idp_hint`, `acr_values`, `ui_locales` (OpenID Connect Core §3.1.2.1).
+    public var idpHint: String?
+    public var acrValues: String?
+    public var uiLocales: String?
+    /// How the client authenticates (where its secret, key or assertion comes from); nil: public.
+    public var clientAuth: ClientAuthenticationSetting?
+    /// `client_credentials` for a profile that signs in as the client itself (no person).
+    public var grant: String?
     /// The servers the git and docker credential helpers answer for with this profile's token
     /// (`hosts = git.example.com registry.example.com:5000`).
     public var hosts: [CredentialHost]?
@@ -64,6 +73,7 @@ public struct ProfileSettings: Sendable, Equatable {
             }
             port = n
         }
+        try readRequestAndClient(doc, profile: profile, path: path)
     }
 
     public func apply(to doc: inout ConfigDocument, profile: String) {
@@ -74,6 +84,7 @@ public struct ProfileSettings: Sendable, Equatable {
         doc.set("ca_file", caFile, profile: profile)
         doc.set("storage", storage?.rawValue, profile: profile)
         doc.set("flow", flow?.rawValue, profile: profile)
+        applyRequestAndClient(to: &doc, profile: profile)
         doc.set("browser_command", browserCommand, profile: profile)
     }
 }

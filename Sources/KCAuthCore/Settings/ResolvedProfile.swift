@@ -18,6 +18,14 @@ public struct ResolvedProfile: Sendable, Equatable {
     public var port: Setting<UInt16>
     /// Seconds to wait for the browser.
     public var timeout: Setting<Double>
+    /// Sticky authorization request parameters (`kc_idp_hint`, `acr_values`, `ui_locales`).
+    public var idpHint: Setting<String>? = nil
+    public var acrValues: Setting<String>? = nil
+    public var uiLocales: Setting<String>? = nil
+    /// How the client authenticates; `.none` (a public client) by default.
+    public var clientAuth = Setting<ClientAuthenticationSetting>(.none, .default)
+    /// `client_credentials` when the profile signs in as the client itself.
+    public var grant: Setting<String>? = nil
     /// What the configuration file says for this profile (for what a login must remember).
     public var saved: ProfileSettings
     /// How to start the browser; nil: `$BROWSER`, WSL's launchers, `xdg-open`.

@@ -13,6 +13,8 @@ public struct SettingsFlags: Sendable, Equatable {
     public var flow: FlowSetting?
     public var port: String?
     public var timeout: String?
+    /// Issue 11: sticky authorization parameters and the client's credentials (see `LoginSettingsFlags`).
+    public var login = LoginSettingsFlags()
     /// `--browser-command`; an empty string forgets the saved one.
     public var browserCommand: String?
 

@@ -49,7 +49,7 @@ public struct SettingsResolver: Sendable {
             if let value { try InputText.check(value, from: origin) }
         }
         let saved = try config.map { try ProfileSettings($0, profile: profile.value, path: configPath) } ?? ProfileSettings()
-        return ResolvedProfile(
+        var resolved = ResolvedProfile(
             profile: profile,
             issuer: try issuer(flags, saved: saved, profile: profile.value),
             clientID: try pick(flags.clientID, "--client-id", env: "KCAUTH_CLIENT_ID", saved: saved.clientID, key: "client_id"),
@@ -62,10 +62,12 @@ public struct SettingsResolver: Sendable {
             timeout: try timeout(flags.timeout),
             saved: saved,
             browserCommand: try browserCommand(flags.browserCommand, saved: saved))
+        try resolveLogin(flags.login, saved: saved, into: &resolved)
+        return resolved
     }
 
     /// flag, else environment, else the saved value.
-    private func pick(_ flag: String?, _ flagName: String, env: String?, saved: String?, key: String) throws -> Setting<String>? {
+    func pick(_ flag: String?, _ flagName: String, env: String?, saved: String?, key: String) throws -> Setting<String>? {
         if let flag, !flag.isEmpty { return Setting(flag, .flag, origin: flagName) }
         if let env, let value = try environment.value(env) { return Setting(value, .environment, origin: env) }
         if let saved, !saved.isEmpty { return Setting(saved, .profile, origin: key) }
@@ -107,6 +109,14 @@ public struct SettingsResolver: Sendable {
     }
 
     /// Made absolute: it is saved in the profile, so it must not depend on where kcauth ran.
+    func absolute(_ raw: Setting<String>) throws -> Setting<String> {
+        if raw.value.hasPrefix("/") { return raw }
+        guard let cwd = workingDirectory, cwd.hasPrefix("/") else {
+            throw KCAuthError(.usage, "give \(raw.origin ?? "the file") as an absolute path, not '\(Sanitize.oneLine(raw.value))'")
+        }
+        return Setting(cwd + "/" + raw.value, raw.source, origin: raw.origin)
+    }
+
     private func caFile(_ flag: String?, saved: ProfileSettings) throws -> Setting<String>? {
         guard let raw = try pick(flag, "--ca-file", env: "KCAUTH_CA_FILE", saved: saved.caFile, key: "ca_file") else { return nil }
         if raw.value.hasPrefix("/") { return raw }

@@ -16,6 +16,10 @@ public struct Login: Sendable {
         public var flow: LoginFlow
         /// Browser flow: when the launcher fails, switch to the device flow (if the provider has one).
         public var fallBackToDevice: Bool
+        /// Browser flow: the optional authorization request parameters (issue 11 item 5).
+        public var authorization = AuthorizationParameters()
+        /// How the client authenticates at the token endpoint (public: `.none`).
+        public var clientAuth: ClientAuthenticationSetting = .none
         /// Browser flow: the profile's `--browser-command` (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
         public var browserCommand: BrowserCommand?
 
@@ -93,6 +97,8 @@ public struct Login: Sendable {
     let receiver: any RedirectReceiver
     let sleeper: any Sleeper
     let writer: SessionWriter
+    /// Where a confidential client's secret, key or assertion is read from.
+    var credentials: (any CredentialReader)? = nil
     let paste: (any LineInput)?
 
     /// `writer` nil: the session goes to `store` and nothing else (no cache, no settings).
@@ -114,16 +120,20 @@ public struct Login: Sendable {
         // Fail before the user types a password if the result could not be kept.
         try store.checkAvailable()
         let metadata = try Discovery(http: http).fetch(issuer: input.issuer)
-        let finisher = SessionFinisher(validator: IDTokenValidator(http: http, clock: clock), clock: clock, writer: writer, random: random)
-        let device = DeviceFlow(http: http, random: random, sleeper: sleeper, finisher: finisher)
+        let authenticator = try clientAuthenticator(input, metadata: metadata)
+        let finisher = SessionFinisher(validator: IDTokenValidator(http: http, clock: clock), clock: clock,
+                                       writer: writer.pinning(authenticator?.authentication), random: random)
+        var device = DeviceFlow(http: http, random: random, sleeper: sleeper, finisher: finisher)
+        device.authenticator = authenticator
         notify(.starting(input.flow))
 
         switch input.flow {
         case .device:
             return try device.run(input, metadata: metadata, notify: notify)
         case .browser:
-            let browser = LoopbackFlow(http: http, random: random, opener: opener, receiver: receiver, finisher: finisher,
+            var browser = LoopbackFlow(http: http, random: random, opener: opener, receiver: receiver, finisher: finisher,
                                        sleeper: sleeper, paste: paste)
+            browser.authenticator = authenticator
             do {
                 // Without a device endpoint there is nothing to fall back to: show the URL and wait.
                 return try browser.run(input, metadata: metadata,
@@ -134,5 +144,21 @@ public struct Login: Sendable {
                 return try device.run(input, metadata: metadata, notify: notify)
             }
         }
+    }
+
+    /// A confidential client's authenticator, read once per login (the key, the secret; a
+    /// platform assertion is re-read per request); nil for a public client.
+    private func clientAuthenticator(_ input: Input, metadata: ProviderMetadata) throws -> ClientAuthenticator? {
+        guard input.clientAuth.isConfidential else { return nil }
+        guard let credentials else { throw KCAuthError(.internal, "no credential reader for a confidential client") }
+        return ClientAuthenticator(clientID: input.clientID, authentication: try input.clientAuth.resolve(reader: credentials, metadata: metadata),
+                                   clock: clock, random: random)
+    }
+
+    /// Sets where a confidential client's credentials are read from.
+    public func reading(credentials reader: any CredentialReader) -> Login {
+        var copy = self
+        copy.credentials = reader
+        return copy
     }
 }

@@ -94,6 +94,8 @@ public struct Logout: Sendable {
     /// Built only when the provider is asked, so `--local` never initialises libcurl.
     let http: @Sendable () -> OAuthHTTP
     let browser: BrowserLogout
+    /// A confidential client's authenticator for the session being ended (issue 11 item 10).
+    var authenticator: @Sendable (AuthState) -> ClientAuthenticator? = { _ in nil }
 
     public init(store: any SecretStore, lock: any ProfileLock, http: @escaping @Sendable () -> OAuthHTTP,
                 random: any RandomSource, opener: any URLOpener, receiver: any RedirectReceiver) {
@@ -126,10 +128,17 @@ public struct Logout: Sendable {
             if options.serverSide, let state {
                 outcome.issuer = state.issuer
                 outcome.refreshExpiresAt = state.refreshExpiresAt
-                (outcome.endSession, outcome.revocation) = ServerLogout(http: http()).run(state)
+                (outcome.endSession, outcome.revocation) = ServerLogout(http: http(), authenticator: authenticator(state)).run(state)
             }
             outcome.deleted = try store.delete(profile: profile)
         }
         return outcome
+    }
+
+    /// This logout, authenticating the provider requests as the session's client does.
+    public func authenticating(with authenticator: @escaping @Sendable (AuthState) -> ClientAuthenticator?) -> Logout {
+        var copy = self
+        copy.authenticator = authenticator
+        return copy
     }
 }

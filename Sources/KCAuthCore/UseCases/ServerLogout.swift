@@ -4,6 +4,9 @@
 /// session is deleted whatever the provider says.
 struct ServerLogout: Sendable {
     let http: OAuthHTTP
+    /// A confidential client authenticates these requests as at the token endpoint (RFC 7009
+    /// §2.1; Keycloak's logout endpoint likewise); nil: a public client's `client_id`.
+    var authenticator: ClientAuthenticator? = nil
 
     /// The end-session request goes first: it ends the user's whole session (SSO included). The
     /// other order would fail on Keycloak: revoking the refresh token detaches the client from
@@ -21,7 +24,7 @@ struct ServerLogout: Sendable {
     /// RP-Initiated Logout, so other providers may refuse it.
     func endSession(_ state: AuthState) -> (step: LogoutStep, reached: Bool) {
         guard let url = state.endpoints.endSession, let refreshToken = state.refreshToken else { return (.notOffered, true) }
-        return step(url, [("client_id", state.clientID), ("refresh_token", refreshToken)])
+        return step(url, [("client_id", state.clientID), ("refresh_token", refreshToken)], tokenEndpoint: state.endpoints.token)
     }
 
     /// RFC 7009 §2.1: the refresh token (which on most providers takes its access tokens with
@@ -30,17 +33,19 @@ struct ServerLogout: Sendable {
     func revoke(_ state: AuthState) -> (step: LogoutStep, reached: Bool) {
         guard let url = state.endpoints.revocation else { return (.notOffered, true) }
         let (token, hint) = state.refreshToken.map { ($0, "refresh_token") } ?? (state.accessToken, "access_token")
-        return step(url, [("token", token), ("token_type_hint", hint), ("client_id", state.clientID)])
+        return step(url, [("token", token), ("token_type_hint", hint), ("client_id", state.clientID)], tokenEndpoint: state.endpoints.token)
     }
 
     /// `reached` is false when no answer came at all (connect, TLS, timeout).
-    private func step(_ url: String, _ fields: [(String, String)]) -> (step: LogoutStep, reached: Bool) {
+    private func step(_ url: String, _ fields: [(String, String)], tokenEndpoint: String) -> (step: LogoutStep, reached: Bool) {
         let response: HTTPResponse
         do {
+            // A signed assertion is addressed to the token endpoint, as for the device endpoint.
+            let authentication = try authenticator?.parameters(audience: tokenEndpoint) ?? ClientAuthenticationParameters()
             response = try http.transport.send(HTTPRequest(
                 method: .post, url: url,
-                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-                body: Array(FormEncoding.encode(fields).utf8)))
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + authentication.headers,
+                body: Array(FormEncoding.encode(authentication.merged(into: fields)).utf8)))
         } catch {
             return (.failed(KCAuthError.wrapping(error)), false)
         }

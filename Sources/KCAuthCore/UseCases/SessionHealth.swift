@@ -22,6 +22,8 @@ public enum SessionHealth: Sendable, Equatable {
 
     public static func of(_ state: AuthState, now: Instant) -> SessionHealth {
         if let expiry = state.expiresAt, now >= expiry {
+            // A client-credentials session renews itself with the client's own credentials.
+            if state.isClientCredentials { return .refreshable }
             guard state.refreshToken != nil else {
                 return .loginRequired(reason: "the access token expired at \(expiry) and there is no refresh token")
             }

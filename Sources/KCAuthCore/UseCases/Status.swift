@@ -44,6 +44,8 @@ public struct Status: Sendable {
         public var storage: String?
         /// What makes the profile usable again; nil when it is usable.
         public var fix: Fix?
+        /// How the profile's client authenticates (issue 11 item 11); `.none` for a public client.
+        public var clientAuth: ClientAuthenticationSetting = .none
     }
 
     /// What fixes a profile, as facts for the presenter.
@@ -85,6 +87,7 @@ public struct Status: Sendable {
         var entry = Entry(profile: profile, selected: selected,
                           issuer: config.value("issuer", profile: profile), clientID: config.value("client_id", profile: profile),
                           user: nil, state: .valid, storage: nil)
+        entry.clientAuth = ((try? ClientAuthenticationSetting.read(config, profile: profile, path: "")) ?? nil) ?? .none
         do {
             let store = try self.store(profile)
             entry.storage = store.name
@@ -102,7 +105,8 @@ public struct Status: Sendable {
             let state = try AuthState.decode(secret, profile: profile)
             entry.issuer = state.issuer
             entry.clientID = state.clientID
-            entry.user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo).displayName
+            entry.user = (state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo)
+                ?? state.serviceAccountClaims)?.displayName
             entry.accessTokenExpiresAt = state.expiresAt
             entry.refreshTokenExpiresAt = state.refreshExpiresAt
             entry.state = State(SessionHealth.of(state, now: clock.instant))

@@ -70,6 +70,7 @@ public struct WhoAmI: Sendable {
             throw KCAuthError(.loginRequired, "profile '\(profile)' is no longer signed in: \(reason)", remedy: .signIn(profile: profile))
         }
         let claims = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo)
+            ?? state.serviceAccountClaims
         let roleClaims: (String, IdentityClaims)?
         if let claims, claims.hasRoleClaims {
             roleClaims = ("id_token", claims)

@@ -12,6 +12,10 @@ import time
 from .config import CONFIG
 
 TOKEN_PATH_SUFFIX = "/protocol/openid-connect/token"
+AUTH_PATH_SUFFIX = "/protocol/openid-connect/auth"
+# The authorization request's own secrets stay out of the log; every other parameter is logged
+# (`auth_params`), so a test can see what a client asked for (prompt, kc_idp_hint, ...).
+AUTH_PARAMS_NOT_LOGGED = {"state", "nonce", "code_challenge"}
 
 
 class RequestLogMiddleware:
@@ -37,6 +41,8 @@ class RequestLogMiddleware:
         if request.method == "POST" and request.path.endswith(TOKEN_PATH_SUFFIX):
             # The view has parsed the form by now, so this reads Django's cached copy.
             entry["grant_type"] = request.POST.get("grant_type")
+        if request.method == "GET" and request.path.endswith(AUTH_PATH_SUFFIX):
+            entry["auth_params"] = {k: v for k, v in request.GET.items() if k not in AUTH_PARAMS_NOT_LOGGED}
         if response.status_code >= 400 and response.get("Content-Type", "").startswith("application/json"):
             try:
                 entry["error"] = json.loads(response.content).get("error")

@@ -1,0 +1,26 @@
+/// The profile keys of issue 11: sticky authorization parameters, client authentication and
+/// the client-credentials grant. Kept apart from the older keys so each group reads on its own.
+extension ProfileSettings {
+    public static let clientCredentialsGrant = "client_credentials"
+
+    mutating func readRequestAndClient(_ doc: ConfigDocument, profile: String, path: String) throws {
+        idpHint = doc.value("idp_hint", profile: profile).flatMap { $0.isEmpty ? nil : $0 }
+        acrValues = doc.value("acr_values", profile: profile).flatMap { $0.isEmpty ? nil : $0 }
+        uiLocales = doc.value("ui_locales", profile: profile).flatMap { $0.isEmpty ? nil : $0 }
+        clientAuth = try ClientAuthenticationSetting.read(doc, profile: profile, path: path)
+        if let g = doc.value("grant", profile: profile), !g.isEmpty {
+            guard g == Self.clientCredentialsGrant else {
+                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: grant '\(Sanitize.oneLine(g))' is not client_credentials")
+            }
+            grant = g
+        }
+    }
+
+    func applyRequestAndClient(to doc: inout ConfigDocument, profile: String) {
+        doc.set("idp_hint", idpHint, profile: profile)
+        doc.set("acr_values", acrValues, profile: profile)
+        doc.set("ui_locales", uiLocales, profile: profile)
+        (clientAuth ?? .none).apply(to: &doc, profile: profile)
+        doc.set("grant", grant, profile: profile)
+    }
+}

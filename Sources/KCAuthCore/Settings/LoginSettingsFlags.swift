@@ -1,0 +1,29 @@
+/// What `kcauth login`'s command line said about the settings of issue 11 that a profile keeps:
+/// sticky authorization parameters and where the client's credentials come from (never the
+/// credentials: a secret in argv is readable by every user of the machine).
+public struct LoginSettingsFlags: Sendable, Equatable {
+    public var idpHint: String?
+    public var acrValues: String?
+    public var uiLocales: String?
+    /// `--client-credentials`.
+    public var clientCredentials = false
+    public var clientSecretFile: String?
+    public var clientKey: String?
+    public var clientKeyID: String?
+    public var clientKeyAlgorithm: String?
+    public var clientAssertionFile: String?
+
+    public init(idpHint: String? = nil, acrValues: String? = nil, uiLocales: String? = nil, clientCredentials: Bool = false,
+                clientSecretFile: String? = nil, clientKey: String? = nil, clientKeyID: String? = nil,
+                clientKeyAlgorithm: String? = nil, clientAssertionFile: String? = nil) {
+        self.idpHint = idpHint
+        self.acrValues = acrValues
+        self.uiLocales = uiLocales
+        self.clientCredentials = clientCredentials
+        self.clientSecretFile = clientSecretFile
+        self.clientKey = clientKey
+        self.clientKeyID = clientKeyID
+        self.clientKeyAlgorithm = clientKeyAlgorithm
+        self.clientAssertionFile = clientAssertionFile
+    }
+}

@@ -1,0 +1,24 @@
+/// What a login does with the issue 11 settings of a resolved profile.
+extension ResolvedProfile {
+    /// The sticky ones go into what the login remembers: the idp hint, acr values and locales,
+    /// where the client's credentials come from, and the client-credentials grant.
+    public func rememberLoginSettings(in settings: inout ProfileSettings) {
+        settings.idpHint = idpHint?.value
+        settings.acrValues = acrValues?.value
+        settings.uiLocales = uiLocales?.value
+        settings.clientAuth = clientAuth.value.isConfidential ? clientAuth.value : nil
+        settings.grant = grant?.value
+    }
+
+    /// The authorization request's parameters: this profile's sticky ones with the one-off
+    /// ones of this login (`--prompt`, `--login-hint`, `--max-age`, `--param`).
+    public func authorizationParameters(oneOff: AuthorizationParameters) -> AuthorizationParameters {
+        var parameters = oneOff
+        parameters.idpHint = idpHint?.value
+        parameters.acrValues = acrValues?.value
+        parameters.uiLocales = uiLocales?.value
+        return parameters
+    }
+
+    public var usesClientCredentials: Bool { grant?.value == ProfileSettings.clientCredentialsGrant }
+}

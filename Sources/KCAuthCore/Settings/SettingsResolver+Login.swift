@@ -1,0 +1,72 @@
+/// Resolution of the issue 11 settings, with the same precedence as the rest: flag >
+/// environment > saved profile > default.
+extension SettingsResolver {
+    /// The variables a CI job sets for a confidential client (issue 11 items 9–10).
+    public static let clientSecretVariable = "KCAUTH_CLIENT_SECRET"
+    public static let clientAssertionVariable = "KCAUTH_CLIENT_ASSERTION"
+
+    func resolveLogin(_ f: LoginSettingsFlags, saved: ProfileSettings, into resolved: inout ResolvedProfile) throws {
+        for (value, origin) in [(f.idpHint, "--idp-hint"), (f.acrValues, "--acr-values"), (f.uiLocales, "--ui-locales"),
+                                (f.clientSecretFile, "--client-secret-file"), (f.clientKey, "--client-key"),
+                                (f.clientKeyID, "--client-key-id"), (f.clientKeyAlgorithm, "--client-key-alg"),
+                                (f.clientAssertionFile, "--client-assertion-file")] {
+            if let value { try InputText.check(value, from: origin) }
+        }
+        // An empty flag forgets the saved value (`--idp-hint ''`).
+        resolved.idpHint = f.idpHint == "" ? nil : try pick(f.idpHint, "--idp-hint", env: nil, saved: saved.idpHint, key: "idp_hint")
+        resolved.acrValues = f.acrValues == "" ? nil : try pick(f.acrValues, "--acr-values", env: nil, saved: saved.acrValues, key: "acr_values")
+        resolved.uiLocales = f.uiLocales == "" ? nil : try pick(f.uiLocales, "--ui-locales", env: nil, saved: saved.uiLocales, key: "ui_locales")
+        resolved.clientAuth = try clientAuth(f, saved: saved)
+        if f.clientCredentials {
+            resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: "--client-credentials")
+        } else if let grant = saved.grant {
+            resolved.grant = Setting(grant, .profile, origin: "grant")
+        }
+    }
+
+    private func clientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {
+        if f.clientKey == nil, f.clientKeyID != nil || f.clientKeyAlgorithm != nil {
+            throw KCAuthError(.usage, "--client-key-id and --client-key-alg go with --client-key FILE")
+        }
+        var given: [Setting<ClientAuthenticationSetting>] = []
+        if let raw = f.clientSecretFile {
+            let path = try absolute(Setting(raw, .flag, origin: "--client-secret-file")).value
+            given.append(Setting(.clientSecret(ClientSecretSource(.file(path)), method: nil), .flag, origin: "--client-secret-file"))
+        }
+        if let raw = f.clientKey {
+            let path = try absolute(Setting(raw, .flag, origin: "--client-key")).value
+            if let name = f.clientKeyAlgorithm { _ = try ClientKey.algorithm(named: name) }
+            given.append(Setting(.privateKey(file: path, keyID: f.clientKeyID, algorithm: f.clientKeyAlgorithm?.uppercased()),
+                                 .flag, origin: "--client-key"))
+        }
+        if let raw = f.clientAssertionFile {
+            let path = try absolute(Setting(raw, .flag, origin: "--client-assertion-file")).value
+            given.append(Setting(.clientAssertion(.file(path)), .flag, origin: "--client-assertion-file"))
+        }
+        guard given.count <= 1 else {
+            throw KCAuthError(.usage, "give one client credential: \(given.compactMap(\.origin).joined(separator: ", ")) were given together")
+        }
+        if let flag = given.first { return flag }
+        // Set means non-empty; the value itself is read only when a request needs it.
+        let secret = environment.raw[Self.clientSecretVariable].map { !$0.isEmpty } ?? false
+        let assertion = environment.raw[Self.clientAssertionVariable].map { !$0.isEmpty } ?? false
+        switch (secret, assertion) {
+        case (true, true):
+            throw KCAuthError(.usage, "both \(Self.clientSecretVariable) and \(Self.clientAssertionVariable) are set", hint: "unset one of them")
+        case (true, false):
+            // The method pinned at login still applies when the profile's secret came from here.
+            var method: ClientSecretMethod?
+            if case .clientSecret(let source, let pinned)? = saved.clientAuth, source.source == .environment(Self.clientSecretVariable) {
+                method = pinned
+            }
+            return Setting(.clientSecret(ClientSecretSource(.environment(Self.clientSecretVariable)), method: method),
+                           .environment, origin: Self.clientSecretVariable)
+        case (false, true):
+            return Setting(.clientAssertion(.environment(Self.clientAssertionVariable)), .environment, origin: Self.clientAssertionVariable)
+        case (false, false):
+            break
+        }
+        if let remembered = saved.clientAuth { return Setting(remembered, .profile, origin: "client_auth") }
+        return Setting(.none, .default)
+    }
+}
