@@ -14,7 +14,14 @@ struct FastConfigFile {
     }
 
     /// The keys of a profile section (ProfileSettings), in the order of `values`.
-    static let profileKeys = ["issuer", "client_id", "scope", "port", "ca_file", "storage", "flow"]
+    /// The first seven decide whether the fast path may serve; the rest are settings of other
+    /// commands (login's browser and authorization parameters, the credential helpers' hosts,
+    /// client authentication) that do not change which cached token belongs to the profile:
+    /// known, so a profile that has them is still served, and each allowed once, as in the file.
+    static let profileKeys = ["issuer", "client_id", "scope", "port", "ca_file", "storage", "flow",
+                              "browser_command", "hosts", "username", "idp_hint", "acr_values", "ui_locales", "grant",
+                              "client_secret_env", "client_secret_file", "client_auth_method", "client_key", "client_key_id",
+                              "client_key_alg", "client_assertion_env", "client_assertion_file"]
 
     /// The profile asked for, else `default_profile`, else `default` (not yet checked as a name).
     private(set) var profile: String

@@ -258,3 +258,21 @@ extension String {
         #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
     }
 }
+
+/// Settings of other commands do not keep the fast path from serving the profile's token.
+@Suite struct FastTokenPathSettingsTests {
+    @Test(arguments: ["browser_command = firefox --private-window %s", "hosts = git.example.com", "username = oauth2",
+                      "idp_hint = github", "acr_values = gold", "ui_locales = de", "grant = client_credentials",
+                      "client_secret_env = KCAUTH_CLIENT_SECRET", "client_key = /k.pem"])
+    func aProfileWithOtherSettingsIsStillServed(_ line: String) {
+        var w = FastTokenPathTests.World()
+        w.files["/home/u/.config/kcauth/config"] = FastTokenPathTests.config + line + "\n"
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+    }
+
+    @Test func anUnknownKeyStillGoesToTheFullProgram() {
+        var w = FastTokenPathTests.World()
+        w.files["/home/u/.config/kcauth/config"] = FastTokenPathTests.config + "frobnicate = yes\n"
+        #expect(w.answer(["token"]) == nil)
+    }
+}
