@@ -59,6 +59,11 @@ public enum AtomicFile {
 
     /// Everything left to read from `fd`, as UTF-8 text (`path` names it in errors).
     static func readToEnd(_ fd: Int32, path: String) throws -> String {
+        String(decoding: try readBytes(fd, path: path), as: UTF8.self)
+    }
+
+    /// Everything left to read from `fd`; `tooLarge` is thrown once more than `limit` bytes came.
+    static func readBytes(_ fd: Int32, path: String, limit: Int = .max, tooLarge: (() -> any Error)? = nil) throws -> [UInt8] {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
@@ -67,8 +72,9 @@ public enum AtomicFile {
             if n < 0 { throw failure("read", path) }
             if n == 0 { break }
             data += buffer[0..<n]
+            if data.count > limit { throw tooLarge?() ?? failure("read", path) }
         }
-        return String(decoding: data, as: UTF8.self)
+        return data
     }
 
     private static func failure(_ verb: String, _ path: String) -> KCAuthError {

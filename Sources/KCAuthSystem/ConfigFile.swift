@@ -31,16 +31,8 @@ enum ConfigFile {
         if let target = resolved(path), parent(target) != parent(path) { try checkDirectory(parent(target)) }
         guard info.st_size <= sizeLimit else { throw tooLarge(path) }
 
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw failure("read", path) }
-            if n == 0 { break }
-            bytes += buffer[0..<n]
-            if bytes.count > sizeLimit { throw tooLarge(path) }  // it grew after fstat
-        }
+        // The limit again while reading: the file may have grown after fstat.
+        let bytes = try AtomicFile.readBytes(fd, path: path, limit: sizeLimit, tooLarge: { tooLarge(path) })
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw KCAuthError(.configuration, "\(path) is not UTF-8 text", hint: "save it as UTF-8; kcauth never rewrites a file it cannot read")
         }
