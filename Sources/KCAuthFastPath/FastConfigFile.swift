@@ -42,13 +42,16 @@ struct FastConfigFile {
         var values: [String?]?
         var inGlobal = true, inWanted = false
         var defaultProfile: String?
-        var names: [String] = [], hashes: [UInt64] = []   // section names, and a hash of each for a quick duplicate test
+        // Section names as byte ranges of the file, with a hash of each for a quick duplicate test:
+        // no String is made for a section that is not the wanted one.
+        var nameStarts: [Int] = [], nameEnds: [Int] = [], hashes: [UInt64] = []
         var chosen = wanted
         var start = 0
         while start <= bytes.count {
             // One pass to the end of the line. Printable ASCII and tabs only: the full parser trims
             // Unicode whitespace, which this one does not try to match.
             var end = start
+            end = Self.skipPrintable(bytes, from: end)
             while end < bytes.count {
                 let c = bytes[end]
                 if c == 0x0A { break }
@@ -63,27 +66,38 @@ struct FastConfigFile {
                 guard hi - lo >= 2, bytes[hi - 1] == UInt8(ascii: "]") else { return nil }
                 var nlo = lo + 1, nhi = hi - 1
                 Self.trim(bytes, &nlo, &nhi)
-                guard Self.isProfileName(UnsafeBufferPointer(rebasing: bytes[nlo..<nhi])) else { return nil }
-                let name = String(decoding: bytes[nlo..<nhi], as: UTF8.self)
+                let name = UnsafeBufferPointer(rebasing: bytes[nlo..<nhi])
+                guard Self.isProfileName(name) else { return nil }
                 let hash = Self.fnv1a(bytes[nlo..<nhi])
-                for (i, h) in hashes.enumerated() where h == hash && names[i] == name { return nil }
-                names.append(name)
+                for i in 0..<hashes.count where hashes[i] == hash
+                    && UnsafeBufferPointer(rebasing: bytes[nameStarts[i]..<nameEnds[i]]).elementsEqual(name) { return nil }
+                nameStarts.append(nlo)
+                nameEnds.append(nhi)
                 hashes.append(hash)
                 if inGlobal {
                     // Keys before the first section are global: default_profile is known now.
                     inGlobal = false
                     if chosen == nil { chosen = Self.nonEmpty(defaultProfile) ?? "default" }
                 }
-                inWanted = name == chosen
+                let wanted = chosen!.utf8
+                inWanted = wanted.count == name.count && wanted.elementsEqual(name)
                 if inWanted { values = [String?](repeating: nil, count: Self.profileKeys.count) }
             } else {
-                var eq = lo
-                while eq < hi, bytes[eq] != UInt8(ascii: "=") { eq += 1 }
-                guard eq < hi else { return nil }
-                var klo = lo, khi = eq
-                Self.trim(bytes, &klo, &khi)
-                guard klo < khi else { return nil }
-                for i in klo..<khi where !(Self.isAlphanumeric(bytes[i]) || bytes[i] == UInt8(ascii: "_")) { return nil }
+                // One pass to the `=`: key characters, then only spaces or tabs before it.
+                var eq = lo, khi = lo
+                while eq < hi {
+                    let c = bytes[eq]
+                    if c == UInt8(ascii: "=") { break }
+                    if Self.isKeyCharacter(c) {
+                        guard khi == eq else { return nil }   // a key character after a space
+                        khi = eq + 1
+                    } else if c != 0x20, c != 0x09 {
+                        return nil
+                    }
+                    eq += 1
+                }
+                guard eq < hi, khi > lo else { return nil }
+                let klo = lo
                 guard inGlobal || inWanted else { continue }
                 var vlo = eq + 1, vhi = hi
                 Self.trim(bytes, &vlo, &vhi)
@@ -123,6 +137,14 @@ struct FastConfigFile {
         return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
     }
 
+    /// Letters, digits and `_`: the full parser's key characters, in ASCII. One bit test each.
+    @inline(__always)
+    static func isKeyCharacter(_ b: UInt8) -> Bool {
+        // 0x30-0x39 in the low word; 0x41-0x5A, 0x5F and 0x61-0x7A in the high one.
+        let low: UInt64 = 0x03FF_0000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+        return b < 64 ? (low >> UInt64(b)) & 1 == 1 : b < 128 && (high >> UInt64(b - 64)) & 1 == 1
+    }
+
     static func isAlphanumeric(_ b: UInt8) -> Bool {
         (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
     }
@@ -135,6 +157,27 @@ struct FastConfigFile {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
         return h
+    }
+
+    /// The first index at or after `from` whose 8-byte word is not all printable ASCII
+    /// (0x20–0x7E), eight bytes at a time; the byte loop after it decides exactly. Most of a
+    /// configuration file is plain text, so the per-byte loop runs only near line ends: with many
+    /// profiles this scan is most of the fast path's work (docs/performance.md §6).
+    /// Word tests (Bit Twiddling Hacks, "determine if a word has a byte less than n"): each is
+    /// exact about whether any byte matches, and a match only hands the word to the byte loop.
+    static func skipPrintable(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i + 8 <= bytes.count {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let below20 = (w &- ones &* 0x20) & ~w & highs       // a byte < 0x20 (newline, tab, controls)
+            let del = w ^ (ones &* 0x7F)
+            let is7F = (del &- ones) & ~del & highs                // a byte == 0x7F
+            if below20 | (w & highs) | is7F != 0 { break }        // or a byte >= 0x80
+            i += 8
+        }
+        return i
     }
 
     /// Narrows `lo..<hi` past spaces and tabs at both ends.
