@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "CQREncode", path: "Sources/CQREncode"),  // headers: libqrencode-dev
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
-        .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
+        // KCAuthFastPath (Glibc only) holds the RFC 3339 writer both paths print with.
+        .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthFastPath"], swiftSettings: swift6),
         .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),

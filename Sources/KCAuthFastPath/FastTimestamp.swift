@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// RFC 3339 UTC timestamps in the one form kcauth writes (`YYYY-MM-DDTHH:MM:SSZ`, RFC3339.format).
-enum FastTimestamp {
+public enum FastTimestamp {
     /// Seconds since the epoch, or nil for any other form or an out-of-range field.
     static func parse(_ text: String) -> Double? {
         let b = Array(text.utf8)
@@ -33,8 +33,10 @@ enum FastTimestamp {
         return Double(days * 86_400 + Int64(hour) * 3_600 + Int64(minute) * 60 + Int64(second))
     }
 
-    /// The same formatting as the full program's RFC3339.format.
-    static func format(_ epochSeconds: Double) -> String {
+    /// RFC 3339 UTC with whole seconds (`2026-11-21T14:03:09Z`): the one writer of that form,
+    /// used by the fast path and, through `RFC3339.format`, by the full program, so both print
+    /// the same bytes.
+    public static func format(_ epochSeconds: Double) -> String {
         var t = time_t(epochSeconds.rounded(.down))
         var parts = tm()
         gmtime_r(&t, &parts)

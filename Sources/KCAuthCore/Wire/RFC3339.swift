@@ -1,23 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KCAuthFastPath
 
 /// RFC 3339 timestamps in UTC (`2026-11-21T14:03:09Z`), the form kcauth stores and prints.
 ///
 /// Written against `timegm`/`gmtime_r` rather than Foundation's date formatters: those pull in
 /// ICU data and cost start-up time on the `token` hot path.
 public enum RFC3339 {
-    public static func format(_ epochSeconds: Double) -> String {
-        var t = time_t(epochSeconds.rounded(.down))
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ v: Int32, _ width: Int) -> String {
-            let s = String(v)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))"
-            + "T\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))Z"
-    }
+    public static func format(_ epochSeconds: Double) -> String { FastTimestamp.format(epochSeconds) }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; nil for anything else.
     public static func parse(_ text: String) -> Double? {
