@@ -3,6 +3,8 @@
 //
 // Layout (see README "Architecture"):
 //   C system modules   CLibSecret, COpenSSL, CCurl, CQREncode – each imported by exactly one Swift module
+//   KCAuthContract     Glibc only: what the front and kcauth-full must agree on (settings catalogue,
+//                      paths, file rules, cache file, session marks, the cache decision)
 //   KCAuthCrypto       OpenSSL: SHA-256, randomness, JWS verification (pure computation)
 //   KCAuthCore         OAuth 2.0 / OIDC logic over small Sendable ports; no sockets, no processes
 //   KCAuthSystem       the real adapters: libcurl, libsecret, libqrencode, loopback listener, browser, files
@@ -35,16 +37,19 @@ let package = Package(
         .target(name: "CQREncode", path: "Sources/CQREncode"),  // headers: libqrencode-dev
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
-        // KCAuthFastPath (Glibc only) holds the RFC 3339 writer both paths print with.
-        .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthFastPath"], swiftSettings: swift6),
-        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
+        // KCAuthContract (Glibc only, at the bottom): what the front and the full program must
+        // agree on — the settings catalogue and its checks, paths, file rules, the cache file,
+        // session marks and the "may the cache answer?" decision (issue 17).
+        .target(name: "KCAuthContract", swiftSettings: swift6),
+        .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthContract"], swiftSettings: swift6),
+        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
-        .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
+        .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthContract", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         // Fakes and fixtures shared by every test target (not a product: never shipped).
         .target(name: "KCAuthTestSupport", dependencies: ["KCAuth", "KCAuthCore", "KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
         // The warm-cache `kcauth token`, Glibc only: no Foundation, no JSON decoder (issue 13).
-        .target(name: "KCAuthFastPath", swiftSettings: swift6),
+        .target(name: "KCAuthFastPath", dependencies: ["KCAuthContract"], swiftSettings: swift6),
         // Static: no dynamic loader, no relocation of the Swift runtime at start (≈2.2 M of a warm
         // `token`'s 2.9 M instructions were that). It dlopens nothing: a static glibc program cannot
         // safely dlopen libsecret/GLib (docs/performance.md §3), so every other case execs kcauth-full.
@@ -60,7 +65,8 @@ let package = Package(
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthFastPath", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthFastPathTests", dependencies: ["KCAuthFastPath"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthFastPathTests", dependencies: ["KCAuthFastPath", "KCAuthContract"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthContractTests", dependencies: ["KCAuthContract"], swiftSettings: swift6),
         .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
     ]
 )

@@ -78,6 +78,11 @@ public final class KCAuthContext: Sendable {
         adapters.tokenCache?.remove(profile: profile)
     }
 
+    /// The profile's session is over: no cached copy of it is served again, in any environment.
+    public func retireSession(profile: String) {
+        adapters.tokenCache?.retire(profile: profile, session: nil)
+    }
+
     public func signIn(_ profile: ResolvedProfile) -> SignIn { SignIn(context: self, profile: profile) }
 
     public func signOut() -> SignOut { SignOut(context: self) }

@@ -1,32 +1,24 @@
+import KCAuthContract
+
 /// The configuration file as ``FastTokenPath`` reads it: the same INI shape as the full program's
 /// ConfigDocument, but nil for anything that is not plainly valid there — a line the full parser
 /// would reject, a duplicate section, non-ASCII text, a global key other than `default_profile`,
 /// or, in the selected profile, a repeated or unknown key. The full program then reads the file
-/// itself and reports what is wrong, so an error never depends on which path ran.
+/// itself and reports what is wrong, so an error never depends on which path ran. The keys and
+/// the checks of their values come from the contract's ``SettingsCatalogue`` (``CacheGate``);
+/// the differential fuzz target `config-differential` holds this scanner to ConfigDocument.
 ///
 /// Written without sets or dictionaries on purpose: the first use of a generic collection type
 /// costs the Swift runtime a metadata lookup by mangled name (≈80,000 instructions each in a
 /// binary of this size, docs/performance.md), more than parsing the file.
 struct FastConfigFile {
-    struct Profile: Equatable {
-        var issuer: String
-        var clientID: String
-    }
-
-    /// The keys of a profile section (ProfileSettings), in the order of `values`.
-    /// The first seven decide whether the fast path may serve; the rest are settings of other
-    /// commands (login's browser and authorization parameters, the credential helpers' hosts,
-    /// client authentication) that do not change which cached token belongs to the profile:
-    /// known, so a profile that has them is still served, and each allowed once, as in the file.
-    static let profileKeys = ["issuer", "client_id", "scope", "port", "ca_file", "storage", "flow",
-                              "browser_command", "hosts", "username", "idp_hint", "acr_values", "ui_locales", "grant",
-                              "client_secret_env", "client_secret_file", "client_auth_method", "client_key", "client_key_id",
-                              "client_key_alg", "client_assertion_env", "client_assertion_file"]
+    /// The keys of a profile section, in the order of `values` (the catalogue's rows).
+    static let profileKeys = SettingsCatalogue.profileKeys
 
     /// The profile asked for, else `default_profile`, else `default` (not yet checked as a name).
     private(set) var profile: String
     /// The selected section's values by `profileKeys` index; nil when the file has no such section.
-    private var values: [String?]?
+    private(set) var values: [String?]?
 
     /// `wanted`: `--profile`, else `$KCAUTH_PROFILE` (nil: decided by the file). Only the wanted
     /// profile's section is collected; the others are checked for shape alone, so a file with
@@ -116,26 +108,17 @@ struct FastConfigFile {
         return (chosen ?? Self.nonEmpty(defaultProfile) ?? "default", values)
     }
 
-    /// The profile's issuer and client, when its section exists, keeps the session in the keyring
-    /// (no `storage`, or `storage = keyring`) and every other value is one the full program
-    /// accepts without a word.
-    func keyringProfile() -> Profile? {
-        guard let values, let issuer = values[0], let clientID = values[1], !issuer.isEmpty, !clientID.isEmpty else { return nil }
-        if let storage = values[5], storage != "keyring" { return nil }
-        if let flow = values[6], flow != "auto", flow != "browser", flow != "device" { return nil }
-        if let port = values[3] {
-            guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let n = Int(port), n <= 65_535 else { return nil }
-        }
-        return Profile(issuer: issuer, clientID: clientID)
+    /// What the selected profile binds the cache to, when its section exists and every value in
+    /// it is one the full program accepts without a word (``CacheGate/profileBinding(_:)``).
+    func binding() -> CachePolicy.Binding? { values.flatMap(CacheGate.profileBinding) }
+
+    /// The selected profile's value of a key (nil: absent, or no such section).
+    func value(_ key: String) -> String? {
+        guard let values, let index = Self.profileKeys.firstIndex(of: key) else { return nil }
+        return values[index]
     }
 
-    /// ProfileName's rule, in ASCII: 1–64 of letters, digits, '.', '_', '-', starting with a
-    /// letter or digit (the name becomes part of file names).
-    static func isProfileName(_ bytes: some Collection<UInt8>) -> Bool {
-        guard let first = bytes.first, bytes.count <= 64, isAlphanumeric(first) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
-    }
+    static func isProfileName(_ bytes: some Collection<UInt8>) -> Bool { ProfileNameRule.isValid(bytes) }
 
     /// Letters, digits and `_`: the full parser's key characters, in ASCII. One bit test each.
     @inline(__always)
@@ -143,10 +126,6 @@ struct FastConfigFile {
         // 0x30-0x39 in the low word; 0x41-0x5A, 0x5F and 0x61-0x7A in the high one.
         let low: UInt64 = 0x03FF_0000_0000_0000, high: UInt64 = 0x07FF_FFFE_87FF_FFFE
         return b < 64 ? (low >> UInt64(b)) & 1 == 1 : b < 128 && (high >> UInt64(b - 64)) & 1 == 1
-    }
-
-    static func isAlphanumeric(_ b: UInt8) -> Bool {
-        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
     }
 
     /// `default_profile =` (empty) means no default, as in the full program.

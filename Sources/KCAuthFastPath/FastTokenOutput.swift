@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// `kcauth token -o FORMAT` for a cached access token, byte for byte as the full program's
 /// TokenOutput renders it. JSON strings are written without escaping, so `json` and
 /// `exec-credential` (and `curl`'s quoted header) are rendered only when every string is printable ASCII without `"` or `\`
@@ -11,8 +13,11 @@ struct FastTokenOutput {
 
     let format: Format
 
-    func render(_ t: FastTokenCacheFile, profile: String, now: Double) -> String? {
-        let expiry = FastTimestamp.format(t.expiresAt)
+    /// `execVersion`: the ExecCredential apiVersion kubectl asked for (``ExecInfoRule``).
+    func render(_ t: CacheRecord, profile: String, now: Double, execVersion: String = ExecInfoRule.v1) -> String? {
+        // Without a known expiry the full program leaves fields out: it renders those itself.
+        guard let expiresAt = t.expiresAt else { return nil }
+        let expiry = Timestamp.format(expiresAt)
         switch format {
         case .raw:
             return t.accessToken + "\n"
@@ -26,14 +31,14 @@ struct FastTokenOutput {
             return "export KCAUTH_ACCESS_TOKEN=\(quoted)\nexport KCAUTH_EXPIRES_AT=\(expiry)\n"
         case .json:
             guard let fields = Self.quoted([t.accessToken, t.tokenType, expiry, t.scope, t.issuer, profile]) else { return nil }
-            let expiresIn = Int64(max(0, (t.expiresAt - now).rounded(.down)))
+            let expiresIn = Int64(max(0, (expiresAt - now).rounded(.down)))
             // JSONValue.rendered(): two-space indentation, `"key": value`, keys as docs/json.md lists them.
             return "{\n  \"version\": 1,\n  \"access_token\": \(fields[0]),\n  \"token_type\": \(fields[1]),\n"
                 + "  \"expires_at\": \(fields[2]),\n  \"expires_in\": \(expiresIn),\n  \"scope\": \(fields[3]),\n"
                 + "  \"issuer\": \(fields[4]),\n  \"profile\": \(fields[5])\n}\n"
         case .execCredential:
             guard let fields = Self.quoted([t.accessToken, expiry]) else { return nil }
-            return "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+            return "{\"apiVersion\":\"\(execVersion)\",\"kind\":\"ExecCredential\","
                 + "\"status\":{\"token\":\(fields[0]),\"expirationTimestamp\":\(fields[1])}}\n"
         case .curl:
             // CurlConfig.header: a token that needs no escape goes between the quotes as it is.

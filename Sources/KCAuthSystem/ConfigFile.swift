@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KCAuthContract
 import KCAuthCore
 
 /// The file-system side of the configuration file: it decides where kcauth sends people to sign
@@ -13,30 +14,37 @@ enum ConfigFile {
     /// Far more than any real configuration; a cap so that a mistake cannot exhaust memory.
     static let sizeLimit = 1 << 20
 
-    /// The file's text; nil when it (or its directory) does not exist.
+    /// The file's text; nil when it (or its directory) does not exist. Read under the contract's
+    /// `configuration` rule (``ContractFile``), the rule the front reads it under too.
     static func read(_ path: String) throws -> String? {
-        try checkDirectory(of: path)
-        // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever. Regular
-        // files ignore the flag, and anything else is refused below before a single read.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw failure("read", path)
+        let bytes: [UInt8]
+        switch ContractFile.read(path, rule: .configuration, limit: sizeLimit) {
+        case .absent: return nil
+        case .bytes(let b): bytes = b
+        case .refused(let at, let refusal): throw error(at, refusal)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("read", path) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw refuse(path, "is not a regular file", fix: "replace it with a text file") }
-        try checkOwnerAndMode(info, path, fix: "`chmod 600 \(path)`")
-        if let target = resolved(path), parent(target) != parent(path) { try checkDirectory(parent(target)) }
-        guard info.st_size <= sizeLimit else { throw tooLarge(path) }
-
-        // The limit again while reading: the file may have grown after fstat.
-        let bytes = try AtomicFile.readBytes(fd, path: path, limit: sizeLimit, tooLarge: { tooLarge(path) })
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw KCAuthError(.configuration, "\(path) is not UTF-8 text", hint: "save it as UTF-8; kcauth never rewrites a file it cannot read")
         }
         return text
+    }
+
+    /// The words of a refusal, for the configuration file or its directory.
+    static func error(_ path: String, _ refusal: FileRefusal) -> KCAuthError {
+        switch refusal {
+        case .notRegularFile: return refuse(path, "is not a regular file", fix: "replace it with a text file")
+        case .notDirectory: return refuse(path, "is not a directory", fix: "remove it")
+        case .ownedByAnotherUser(let uid):
+            return refuse(path, "is owned by uid \(uid), not by you (uid \(geteuid()))", fix: "remove it, or `chown` it back to you")
+        case .writableByOthers(let mode), .accessibleToOthers(let mode):
+            var info = stat()
+            let isDirectory = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            return refuse(path, "is writable by group or others (mode \(FileRefusal.octal(mode)))",
+                          fix: isDirectory ? "`chmod 700 \(path)`" : "`chmod 600 \(path)`")
+        case .tooLarge: return tooLarge(path)
+        case .symbolicLink: return refuse(path, "is a symbolic link", fix: "remove it")
+        case .failed(let code): return KCAuthError(.configuration, "cannot read \(path): \(String(cString: strerror(code)))")
+        }
     }
 
     /// Writes atomically (`AtomicFile`) to the file, or through a symbolic link to its target.
@@ -70,24 +78,8 @@ enum ConfigFile {
     /// can replace the file and send the next login to their own issuer. Readable is fine: nothing
     /// in it is secret.
     static func checkDirectory(_ path: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT { return }  // created 0700 on the first write
-            throw failure("use the directory", path)
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw refuse(path, "is not a directory", fix: "remove it") }
-        try checkOwnerAndMode(info, path, fix: "`chmod 700 \(path)`")
-    }
-
-    private static func checkDirectory(of file: String) throws { try checkDirectory(parent(file)) }
-
-    private static func checkOwnerAndMode(_ info: stat, _ path: String, fix: String) throws {
-        guard info.st_uid == geteuid() || info.st_uid == 0 else {
-            throw refuse(path, "is owned by uid \(info.st_uid), not by you (uid \(geteuid()))", fix: "remove it, or `chown` it back to you")
-        }
-        let mode = info.st_mode & 0o777
-        guard mode & 0o022 == 0 else {
-            throw refuse(path, "is writable by group or others (mode \(PrivateFile.octal(mode)))", fix: fix)
+        if case .refused(let at, let refusal) = ContractFile.checkDirectory(path, rule: .configuration, mayBeAbsent: true) {
+            throw error(at, refusal)
         }
     }
 

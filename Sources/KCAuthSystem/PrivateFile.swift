@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KCAuthContract
 import KCAuthCore
 
 /// Reading files that hold secrets, with the checks that make them worth trusting: a regular
@@ -8,20 +9,20 @@ import KCAuthCore
 /// The checks run on the open descriptor (`fstat`), so the file cannot be swapped in between.
 enum PrivateFile {
     /// The file's contents, nil when it does not exist; `storageUnavailable` when it is unsafe.
+    /// The contract's `secret` rule (``ContractFile``), the one the front reads the cache under.
     static func read(_ path: String) throws -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw refuse(path, "is a symbolic link", fix: "remove it") }
-            throw failure("read", path)
+        switch ContractFile.read(path, rule: .secret) {
+        case .absent: return nil
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .refused(let at, .accessibleToOthers(let mode)):
+            throw refuse(at, "is accessible to group or others (mode \(octal(mode_t(mode))))",
+                         fix: "`chmod 600 \(at)` if you trust it, or remove it and log in again")
+        case .refused(let at, .ownedByAnotherUser(let uid)):
+            throw refuse(at, "is owned by uid \(uid), not by you (uid \(geteuid()))", fix: "remove it")
+        case .refused(let at, .symbolicLink): throw refuse(at, "is a symbolic link", fix: "remove it")
+        case .refused(let at, .notRegularFile): throw refuse(at, "is not a regular file", fix: "remove it")
+        case .refused(let at, let refusal): throw FileRefusalText.error(.storageUnavailable, path: at, refusal, fix: "remove it")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure("read", path) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw refuse(path, "is not a regular file", fix: "remove it") }
-        try checkOwnerAndMode(info, path: path, fix: "`chmod 600 \(path)` if you trust it, or remove it and log in again")
-
-        return try AtomicFile.readToEnd(fd, path: path)
     }
 
     /// Checks the directory a private file lives in: ours, and nobody else may write to it (or
@@ -40,16 +41,6 @@ enum PrivateFile {
             guard chmod(path, 0o700) == 0 else { throw failure("chmod 700", path) }
         } else if mode & 0o022 != 0 {
             throw refuse(path, "is writable by group or others (mode \(octal(mode)))", fix: "`chmod 700 \(path)`")
-        }
-    }
-
-    private static func checkOwnerAndMode(_ info: stat, path: String, fix: String) throws {
-        guard info.st_uid == geteuid() else {
-            throw refuse(path, "is owned by uid \(info.st_uid), not by you (uid \(geteuid()))", fix: "remove it")
-        }
-        let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
-            throw refuse(path, "is accessible to group or others (mode \(octal(mode)))", fix: fix)
         }
     }
 

@@ -1,49 +1,60 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import FoundationEssentials
+import KCAuthContract
 import KCAuthCore
 
 /// `TokenCache` in `$XDG_RUNTIME_DIR/kcauth/<profile>.token`: the access token only (never the
 /// refresh token), so a valid token is served without a D-Bus round trip to the keyring.
 ///
 /// `$XDG_RUNTIME_DIR` is a per-user tmpfs (0700, removed at logout). The directory is 0700 and
-/// every file 0600, written atomically, and read with `PrivateFile`'s checks (no symlink, ours,
-/// no group or other bits, checked on the open descriptor). Each entry is bound to the session it
-/// came from (`CachedToken`, `CacheBinding`). A session deleted behind kcauth's back (for
-/// example `secret-tool clear`) is still answered from here until its access token expires or
-/// the next `login`/`logout`; `KCAUTH_TOKEN_CACHE=off` turns the cache off.
+/// every file 0600, written atomically, in the contract's schema (``CacheRecord``, which the
+/// front reads), and read under the contract's `secret` rule. Each entry is bound to the session
+/// it came from (``CacheBinding``), and served only while the profile's ``SessionMark`` — kept
+/// by uid, the same for every environment — still names that session: a logout or a new login
+/// from a cron job retires the copies a terminal's cache holds. A session deleted behind
+/// kcauth's back (for example `secret-tool clear`) is still answered from here until its access
+/// token expires or the next `login`/`logout`; `KCAUTH_TOKEN_CACHE=off` turns the cache off.
+///
+/// The cache exists even where it keeps no entries (no runtime directory, turned off): retiring
+/// a session must reach the other environments' caches from there too.
 public struct RuntimeTokenCache: TokenCache {
-    public let directory: String
+    /// nil: no entries are kept here (no `$XDG_RUNTIME_DIR`, or `KCAUTH_TOKEN_CACHE=off`).
+    public let directory: String?
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String?) { self.directory = directory }
 
-    /// The cache for this environment, or nil when there is no `$XDG_RUNTIME_DIR` (no safe place)
-    /// or it is turned off (`KCAUTH_TOKEN_CACHE=off`).
-    public static func forEnvironment(_ environment: [String: String], paths: Paths) -> RuntimeTokenCache? {
-        guard let directory = paths.runtimeDirectory,
-              !["0", "off", "no", "false"].contains(environment["KCAUTH_TOKEN_CACHE"]?.lowercased() ?? "")
-        else { return nil }
-        return RuntimeTokenCache(directory: directory)
+    public static func forEnvironment(_ environment: [String: String], paths: Paths) -> RuntimeTokenCache {
+        let off = SettingCheck.offWords.contains(SettingCheck.asciiLowercased(environment[SettingsCatalogue.tokenCache.environment!] ?? ""))
+        return RuntimeTokenCache(directory: off ? nil : paths.runtimeDirectory)
     }
 
     public func read(profile: String) -> CachedToken? {
-        guard (try? PrivateFile.checkDirectory(directory, repair: false)) != nil,
-              let text = (try? PrivateFile.read(file(profile))) ?? nil else { return nil }
-        return try? JSONDecoder().decode(CachedToken.self, from: Data(text.utf8))
+        guard let directory, (try? PrivateFile.checkDirectory(directory, repair: false)) != nil,
+              case .bytes(let bytes) = ContractFile.read(file(directory, profile), rule: .secret),
+              let record = CacheRecord(bytes), SessionMark.admits(record.sessionID, mark: SessionMark.read(profile: profile))
+        else { return nil }
+        return CachedToken(record)
     }
 
     public func write(_ token: CachedToken, profile: String) {
-        if let existing = read(profile: profile), existing == token { return }
-        guard let data = try? JSONEncoder().encode(token) else { return }
+        // The session is the profile's current one: it was just read from (or written to) the store.
+        if let session = token.sessionID { SessionMark.note(profile: profile, session: session) }
+        guard let directory else { return }
+        if let existing = read(profile: profile), existing.record == token.record { return }
         try? AtomicFile.makeDirectory(directory)
         guard (try? PrivateFile.checkDirectory(directory, repair: true)) != nil else { return }
-        try? AtomicFile.write(String(decoding: data, as: UTF8.self), to: file(profile))
+        try? AtomicFile.write(String(decoding: token.record.encoded(), as: UTF8.self), to: file(directory, profile))
     }
 
     public func remove(profile: String) {
-        unlink(file(profile))
+        if let directory { unlink(file(directory, profile)) }
     }
 
-    private func file(_ profile: String) -> String { directory + "/" + profile + ".token" }
+    public func retire(profile: String, session: String?) {
+        SessionMark.end(profile: profile, session: session)
+        remove(profile: profile)
+    }
+
+    private func file(_ directory: String, _ profile: String) -> String { directory + "/" + profile + ".token" }
 }

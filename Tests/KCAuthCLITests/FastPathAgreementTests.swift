@@ -2,10 +2,12 @@ import FoundationEssentials
 import Testing
 @testable import KCAuthCLI
 @testable import KCAuthCore
+import KCAuthContract
 import KCAuthFastPath
 
 /// The fast path (KCAuthFastPath) and the full program print the same bytes for the same cache
-/// file: the full program's way is RuntimeTokenCache's JSONDecoder + TokenOutput.render.
+/// file: the full program's way is RuntimeTokenCache's reader (the contract's CacheRecord) +
+/// TokenOutput.render.
 @Suite struct FastPathAgreementTests {
     static let now = 1_800_000_000.0
     static let files = [
@@ -14,7 +16,7 @@ import KCAuthFastPath
     ]
 
     static func cacheFile(_ token: CachedToken) -> String {
-        String(decoding: try! JSONEncoder().encode(token), as: UTF8.self)
+        String(decoding: token.record.encoded(), as: UTF8.self)
     }
 
     static func token(scope: String = "openid profile email", expiresAt: String = "2027-01-15T08:17:03Z") -> CachedToken {
@@ -34,8 +36,9 @@ import KCAuthFastPath
         files["/r/kcauth/\(profile).token"] = fileText
         let fast = FastTokenPath.answer(arguments: ["token", "-o", format.rawValue, "--profile", profile],
                                         environment: { ["XDG_CONFIG_HOME": "/c", "XDG_RUNTIME_DIR": "/r"][$0] },
-                                        read: { path, _ in files[path].map { Array($0.utf8) } }, now: Self.now)
-        let decoded = try JSONDecoder().decode(CachedToken.self, from: Data(fileText.utf8))
+                                        read: { path, _ in files[path].map { .bytes(Array($0.utf8)) } ?? .absent },
+                                        mark: { _ in .current("s-1") }, now: Self.now)
+        let decoded = CachedToken(try #require(CacheRecord(Array(fileText.utf8))))
         let full = format.render(IssuedToken(decoded), idToken: false, profile: profile, now: Instant(clock: Self.now))
         #expect(fast == full)
     }
@@ -44,7 +47,8 @@ import KCAuthFastPath
         var files = Self.files
         files["/r/kcauth/default.token"] = Self.cacheFile(Self.token(scope: "a \"quoted\" scope"))
         let fast = FastTokenPath.answer(arguments: ["token", "-o", "json"], environment: { ["XDG_CONFIG_HOME": "/c", "XDG_RUNTIME_DIR": "/r"][$0] },
-                                        read: { path, _ in files[path].map { Array($0.utf8) } }, now: Self.now)
+                                        read: { path, _ in files[path].map { .bytes(Array($0.utf8)) } ?? .absent },
+                                        mark: { _ in .current("s-1") }, now: Self.now)
         #expect(fast == nil)
     }
 }

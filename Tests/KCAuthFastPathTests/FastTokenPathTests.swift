@@ -3,6 +3,7 @@ import Testing
 import Glibc
 #endif
 @testable import KCAuthFastPath
+import KCAuthContract
 
 /// When the fast path serves `kcauth token`, and every case in which it must leave the decision
 /// to the full program (nil). Files, environment and time are injected: no process, no clock.
@@ -25,13 +26,16 @@ import Glibc
                                        "/run/user/1000/kcauth/default.token": FastTokenPathTests.cache()]
         var privateOnly: Set<String> = ["/run/user/1000/kcauth", "/run/user/1000/kcauth/default.token"]
         var now = FastTokenPathTests.now
+        /// The profiles' session marks (KCAuthContract's SessionMark), by uid in the real world.
+        var marks: [String: SessionMark.State] = ["default": .current("s-1"), "work": .current("s-1"), "p57": .current("s-1")]
 
         func answer(_ arguments: [String]) -> String? {
             FastTokenPath.answer(arguments: arguments, environment: { environment[$0] },
-                                 read: { path, mustBePrivate in
-                                     guard let text = files[path], !mustBePrivate || privateOnly.contains(path) else { return nil }
-                                     return Array(text.utf8)
-                                 }, now: now)
+                                 read: { path, rule in
+                                     guard let text = files[path] else { return .absent }
+                                     if rule == .secret, !privateOnly.contains(path) { return .refused(path: path, .accessibleToOthers(mode: 0o644)) }
+                                     return .bytes(Array(text.utf8))
+                                 }, mark: { marks[$0] }, now: now)
         }
     }
 
@@ -63,10 +67,16 @@ import Glibc
     @Test func curlAndKubectlsExecCredential() {
         var w = World()
         #expect(w.answer(["token", "-o", "curl"]) == "header = \"Authorization: Bearer eyJ.a-b_c.d\"\n")
-        // kubectl names the version it wants: the full program answers in it.
-        w.environment["KUBERNETES_EXEC_INFO"] = #"{"apiVersion":"client.authentication.k8s.io/v1beta1"}"#
-        #expect(w.answer(["token", "-o", "exec-credential"]) == nil)
+        // kubectl names the version it wants: the answer is in it, as the full program's.
+        w.environment["KUBERNETES_EXEC_INFO"] = #"{"apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"interactive":true}}"#
+        #expect(w.answer(["token", "-o", "exec-credential"])?.hasPrefix(#"{"apiVersion":"client.authentication.k8s.io/v1beta1","#) == true)
         #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+        // One the full program refuses (whatever the format) is left to it.
+        for bad in ["{", "[]", #"{"kind":"ExecCredential"}"#, #"{"apiVersion":"client.authentication.k8s.io/v2"}"#] {
+            w.environment["KUBERNETES_EXEC_INFO"] = bad
+            #expect(w.answer(["token"]) == nil)
+            #expect(w.answer(["token", "-o", "exec-credential"]) == nil)
+        }
     }
 
     @Test(arguments: [
@@ -112,7 +122,7 @@ import Glibc
     @Test(arguments: [
         "", "[]", "{}", Self.cache(extra: ",\"session_id\":\"s1\""), Self.cache(extra: ",\"expires_at\":\"2027-01-15T09:00:00Z\""),
         Self.cache(extra: ",\"n\":1"), Self.cache(clientID: "other"), Self.cache(issuer: "https:\\/\\/other"),
-        Self.cache(clientID: "k\\u0063auth"), Self.cache() + "x",
+        Self.cache(clientID: "k\\u0063aut"), Self.cache() + "x",
         "{\"access_token\":\"\",\"token_type\":\"Bearer\",\"expires_at\":\"2027-01-15T09:00:00Z\",\"scope\":\"\",\"issuer\":\"\(issuer)\",\"client_id\":\"kcauth\"}",
     ])
     func aCacheFileItDoesNotFullyUnderstandOrThatBelongsToOtherSettingsGoesToTheFullProgram(_ cache: String) {
@@ -221,26 +231,6 @@ extension String {
     }
 }
 
-/// FastTimestamp agrees with timegm/gmtime_r (what the full program's RFC3339 uses).
-@Suite struct FastTimestampTests {
-    @Test(arguments: ["1970-01-01T00:00:00Z", "2000-02-29T12:34:56Z", "2026-11-24T11:06:31Z", "2027-01-15T09:00:00Z",
-                      "2100-03-01T00:00:00Z", "2026-02-31T00:00:00Z", "2038-01-19T03:14:08Z"])
-    func parsesAsTimegmDoes(_ text: String) throws {
-        let parsed = try #require(FastTimestamp.parse(text))
-        var parts = tm()
-        let b = Array(text.utf8)
-        func n(_ from: Int, _ count: Int) -> Int32 { Int32(String(decoding: b[from..<(from + count)], as: UTF8.self))! }
-        parts.tm_year = n(0, 4) - 1900; parts.tm_mon = n(5, 2) - 1; parts.tm_mday = n(8, 2)
-        parts.tm_hour = n(11, 2); parts.tm_min = n(14, 2); parts.tm_sec = n(17, 2)
-        #expect(parsed == Double(timegm(&parts)))
-    }
-
-    @Test func formatsWhatItParses() {
-        #expect(FastTimestamp.format(FastTimestamp.parse("2026-11-24T11:06:31Z")!) == "2026-11-24T11:06:31Z")
-        #expect(FastTimestamp.format(FastTimestamp.parse("2026-02-31T00:00:00Z")!) == "2026-03-03T00:00:00Z")
-    }
-}
-
 /// Issue 10 #3: a cached token is bound to the session it came from; the fast path keeps the
 /// same binding as the full program's `CacheBinding`.
 @Suite struct FastTokenPathBindingTests {
@@ -252,10 +242,20 @@ extension String {
         #expect(w.answer(["token"]) == nil, "an entry written by kcauth 0.1 is not bound to a session")
     }
 
-    @Test func aSessionIDIsOptional() {
+    /// Issue 17 #5: a cached token is served only while its session is the profile's current one
+    /// in every environment (the session mark, by uid): not after a logout or a new sign-in run
+    /// from another environment, nor without a session id to check.
+    @Test func aLoggedOutOrReplacedSessionIsNeverServed() {
         var w = FastTokenPathTests.World()
+        w.marks["default"] = .ended("s-1")
+        #expect(w.answer(["token"]) == nil)
+        w.marks["default"] = .current("s-2")
+        #expect(w.answer(["token"]) == nil)
+        w.marks["default"] = nil
+        #expect(w.answer(["token"]) == nil)
+        w = FastTokenPathTests.World()
         w.files["/run/user/1000/kcauth/default.token"] = FastTokenPathTests.cache().replacing(",\"session_id\":\"s-1\"", with: "")
-        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+        #expect(w.answer(["token"]) == nil)
     }
 }
 
@@ -267,6 +267,40 @@ extension String {
     func aProfileWithOtherSettingsIsStillServed(_ line: String) {
         var w = FastTokenPathTests.World()
         w.files["/home/u/.config/kcauth/config"] = FastTokenPathTests.config + line + "\n"
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+    }
+
+    /// Issue 17: with a warm cache, values the full program refuses are left to it (which then
+    /// says what is wrong), whether they come from the file or the environment.
+    @Test(arguments: ["grant = bogus", "hosts = ftp://x", "client_auth_method = nonsense", "browser_command = 'open",
+                      "username = ", "client_secret_env = A\nclient_key = /k.pem", "ca_file = relative.pem"])
+    func aValueTheFullProgramRefusesGoesToIt(_ lines: String) {
+        var w = FastTokenPathTests.World()
+        w.files["/home/u/.config/kcauth/config"] = FastTokenPathTests.config + lines + "\n"
+        #expect(w.answer(["token"]) == nil)
+    }
+
+    @Test(arguments: [("KCAUTH_FLOW", "sideways"), ("KCAUTH_ISSUER", "not-a-url"), ("KCAUTH_ISSUER", FastTokenPathTests.issuer),
+                      ("KCAUTH_CLIENT_ID", "kcauth"), ("KCAUTH_CA_FILE", "relative.pem"), ("KCAUTH_CA_FILE", "/a\u{1}b"),
+                      ("KCAUTH_PROFILE", "../x")])
+    func anEnvironmentValueTheFullProgramRefusesOrThatBindsTheCacheGoesToIt(_ name: String, _ value: String) {
+        var w = FastTokenPathTests.World()
+        w.environment[name] = value
+        #expect(w.answer(["token"]) == nil)
+    }
+
+    @Test func bothClientCredentialsInTheEnvironmentGoToTheFullProgram() {
+        var w = FastTokenPathTests.World()
+        w.environment["KCAUTH_CLIENT_SECRET"] = "s"
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+        w.environment["KCAUTH_CLIENT_ASSERTION"] = "a"
+        #expect(w.answer(["token"]) == nil)
+    }
+
+    @Test(arguments: [("KCAUTH_FLOW", "Browser"), ("KCAUTH_CA_FILE", "/etc/ca.pem")])
+    func anEnvironmentValueTheFullProgramAcceptsIsServed(_ name: String, _ value: String) {
+        var w = FastTokenPathTests.World()
+        w.environment[name] = value
         #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
     }
 

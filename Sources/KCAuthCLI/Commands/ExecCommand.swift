@@ -1,3 +1,4 @@
+import KCAuthContract
 import KCAuthCore
 import KCAuthSystem
 
@@ -30,7 +31,7 @@ enum ExecCommand: Command {
             throw KCAuthError(.usage, "exec needs a command to run", hint: "kcauth exec [flags] -- COMMAND [ARG...]")
         }
         let profile = try services.resolve(command)
-        let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: 30)
+        let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: TokenDefaults.minValid)
         let specs = command.allValues(env)
         let variables = try (specs.isEmpty ? [ExecVariable.defaultName] : specs).map(ExecVariable.init(parsing:))
         var environment = services.environment

@@ -1,9 +1,11 @@
+import KCAuthContract
 import KCAuthCore
 
 /// `kcauth token`: a token that is valid for at least `--min-valid` seconds, on stdout and
 /// nothing else; refreshed first when needed.
 enum TokenCommand: Command {
-    static let minValid = OptionSpec("min-valid", value: "SECONDS", help: "Refresh if the token expires sooner than this", default: "30")
+    static let minValid = OptionSpec("min-valid", value: "SECONDS", help: "Refresh if the token expires sooner than this",
+                                     default: String(Int(TokenDefaults.minValid)))
 
     static let spec = CommandSpec(
         "token", summary: "Print a valid access token for scripts",
@@ -24,7 +26,7 @@ enum TokenCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let profile = try services.resolve(command)
-        let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: 30),
+        let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
                                        idToken: command.flag(TokenOutput.idToken))
         let token = try KubectlLogin.whenNeeded(command, services, profile: profile) {
             try services.context.getToken($0).run(request)
@@ -54,6 +56,6 @@ enum TokenCommand: Command {
     static func seconds(_ command: ParsedCommand, _ option: OptionSpec, default value: Double) throws -> Double {
         guard let raw = command.value(option) else { return value }
         try InputText.check(raw, from: "--" + option.long)
-        return try SettingsResolver.seconds(raw, option: "--" + option.long, range: 0...86_400)
+        return try SettingsResolver.seconds(raw, option: "--" + option.long, range: TokenDefaults.minValidRange)
     }
 }

@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// `--browser-command 'CMD ARGS %s'` (issue 11 #4): a browser command with arguments, e.g. a
 /// private window or another browser profile, split into words the way a POSIX shell would
 /// (quotes and backslashes) but never run by a shell, so nothing in it or in the URL is expanded.
@@ -30,51 +32,16 @@ public struct BrowserCommand: Sendable, Equatable {
         return argv
     }
 
-    /// POSIX shell word splitting without expansions (XCU 2.2 Quoting): blanks separate words;
-    /// `'…'` is literal; in `"…"` a backslash escapes only `\ " $ \``; outside quotes a backslash
-    /// escapes the next character. `''` is an empty word, as in a shell.
+    /// POSIX shell word splitting without expansions: the contract's ``BrowserCommandRule``
+    /// (the front checks the profile's `browser_command` with it too).
     static func split(_ text: String, origin: String) throws -> [String] {
-        var words: [String] = []
-        var current = ""
-        var inWord = false
-        var iterator = Array(text).makeIterator()
-        while let c = iterator.next() {
-            switch c {
-            case " ", "\t", "\n":
-                if inWord { words.append(current); current = ""; inWord = false }
-            case "'":
-                inWord = true
-                var closed = false
-                while let d = iterator.next() {
-                    if d == "'" { closed = true; break }
-                    current.append(d)
-                }
-                guard closed else { throw KCAuthError(.usage, "\(origin) has an unterminated ' quote") }
-            case "\"":
-                inWord = true
-                var closed = false
-                while let d = iterator.next() {
-                    if d == "\"" { closed = true; break }
-                    if d == "\\" {
-                        guard let e = iterator.next() else { break }
-                        if !["\\", "\"", "$", "`"].contains(e) { current.append("\\") }
-                        current.append(e)
-                    } else {
-                        current.append(d)
-                    }
-                }
-                guard closed else { throw KCAuthError(.usage, "\(origin) has an unterminated \" quote") }
-            case "\\":
-                inWord = true
-                guard let d = iterator.next() else { throw KCAuthError(.usage, "\(origin) ends with a lone backslash") }
-                if d != "\n" { current.append(d) }
-            default:
-                inWord = true
-                current.append(c)
-            }
+        switch BrowserCommandRule.split(text) {
+        case .success(let words): return words
+        case .failure(.noProgram): return []
+        case .failure(.unterminatedSingleQuote): throw KCAuthError(.usage, "\(origin) has an unterminated ' quote")
+        case .failure(.unterminatedDoubleQuote): throw KCAuthError(.usage, "\(origin) has an unterminated \" quote")
+        case .failure(.loneBackslash): throw KCAuthError(.usage, "\(origin) ends with a lone backslash")
         }
-        if inWord { words.append(current) }
-        return words
     }
 
     /// `%s` → the URL, `%%` → `%`; any other `%` stays as it is.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KCAuthContract
 
 /// Which issuer and endpoint URLs kcauth talks to.
 ///
@@ -8,16 +9,19 @@ import FoundationEssentials
 public enum IssuerPolicy {
     /// Normalises a user-given issuer (drops one trailing `/`) and checks its scheme and host.
     public static func normalizedIssuer(_ raw: String) throws -> String {
-        var issuer = raw.trimmingWhitespace()
-        if issuer.hasSuffix("/") { issuer.removeLast() }
-        guard let url = URLComponents(string: issuer), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+        // The contract's rule (RFC 3986 by hand), so the front accepts exactly these issuers.
+        switch IssuerRule.normalize(raw) {
+        case .success(let issuer):
+            return issuer
+        case .failure(.notAURL):
             throw KCAuthError(.usage, "'\(Sanitize.oneLine(raw))' is not an issuer URL", hint: "use e.g. https://sso.example.com/realms/NAME")
-        }
-        guard url.query == nil, url.fragment == nil else {
+        case .failure(.queryOrFragment):
             throw KCAuthError(.usage, "an issuer URL has no query or fragment: '\(Sanitize.oneLine(raw))'")
+        case .failure(.plainHTTP):
+            throw plainHTTP(raw, what: "issuer", fault: .usage)
+        case .failure(.unsupportedScheme(let scheme)):
+            throw KCAuthError(.usage, "unsupported URL scheme '\(Sanitize.oneLine(scheme))' for issuer")
         }
-        try check(url: issuer, scheme: scheme, host: host, what: "issuer", fault: .usage)
-        return issuer
     }
 
     /// Checks an endpoint URL taken from a discovery document.
@@ -39,6 +43,11 @@ public enum IssuerPolicy {
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
+    private static func plainHTTP(_ url: String, what: String, fault: KCAuthError.Code) -> KCAuthError {
+        KCAuthError(fault, "refusing plain-http \(what) \(Sanitize.oneLine(url)): tokens must travel over https",
+                    hint: "use the https:// URL of the provider (http is allowed only for 127.0.0.1, [::1] and localhost)")
+    }
+
     /// `fault` is the error code for a refused URL: `.usage` when the user typed it,
     /// `.invalidResponse` when the provider published it.
     private static func check(url: String, scheme: String, host: String, what: String, fault: KCAuthError.Code) throws {
@@ -48,8 +57,7 @@ public enum IssuerPolicy {
         case "http" where isLoopback(host: host):
             return
         case "http":
-            throw KCAuthError(fault, "refusing plain-http \(what) \(Sanitize.oneLine(url)): tokens must travel over https",
-                              hint: "use the https:// URL of the provider (http is allowed only for 127.0.0.1, [::1] and localhost)")
+            throw plainHTTP(url, what: what, fault: fault)
         default:
             throw KCAuthError(fault, "unsupported URL scheme '\(scheme)' for \(what)")
         }

@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// What kubectl tells an exec credential plugin in `KUBERNETES_EXEC_INFO`: the ExecCredential
 /// API version it expects back and whether the user can answer prompts (`spec.interactive`).
 ///
@@ -13,28 +15,25 @@ public struct KubernetesExecInfo: Sendable, Equatable {
         self.interactive = interactive
     }
 
-    public static let variable = "KUBERNETES_EXEC_INFO"
+    public static let variable = ExecInfoRule.variable
 
     /// The variable's value from the environment; nil or empty means "not run by kubectl".
     /// Anything else that is not an ExecCredential object naming a known version is refused:
     /// answering in a version kubectl did not ask for only fails later, less clearly.
     public init(environmentValue raw: String?) throws {
-        guard let raw, !raw.isEmpty else {
+        // The contract's reader: the front accepts and refuses exactly these values.
+        switch ExecInfoRule.read(raw) {
+        case .absent:
             self.init()
-            return
-        }
-        guard raw.utf8.count <= 64 * 1024, let doc = JSONValue.parse(Array(raw.utf8)), doc.members != nil else {
+        case .execInfo(let version, let interactive):
+            self.init(apiVersion: ExecCredentialVersion(rawValue: version) ?? .v1, interactive: interactive)
+        case .notAnObject:
             throw KCAuthError(.usage, "\(Self.variable) is not a JSON object")
-        }
-        guard let version = doc["apiVersion"]?.stringValue else {
+        case .noAPIVersion:
             throw KCAuthError(.usage, "\(Self.variable) has no apiVersion")
-        }
-        guard let known = ExecCredentialVersion(rawValue: version) else {
+        case .unknownVersion(let version):
             throw KCAuthError(.usage, "kubectl asks for ExecCredential version '\(Sanitize.oneLine(version, limit: 80))'",
                               hint: "kcauth answers \(ExecCredentialVersion.allCases.map(\.rawValue).joined(separator: " and "))")
         }
-        var interactive = false
-        if case .bool(let b)? = doc["spec"]?["interactive"] { interactive = b }
-        self.init(apiVersion: known, interactive: interactive)
     }
 }

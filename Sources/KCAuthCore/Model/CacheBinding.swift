@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// What a cached token must match to be served: the store the profile resolves to now, and the
 /// issuer and client of its settings.
 public struct CacheBinding: Sendable, Equatable {
@@ -14,6 +16,6 @@ public struct CacheBinding: Sendable, Equatable {
     /// Without known settings nothing is served from the cache: the store decides.
     public func admits(_ token: CachedToken) -> Bool {
         guard let issuer, let clientID else { return false }
-        return token.storage == storage.rawValue && token.issuer == issuer && token.clientID == clientID
+        return CachePolicy.belongs(token.record, to: CachePolicy.Binding(storage: storage.rawValue, issuer: issuer, clientID: clientID))
     }
 }

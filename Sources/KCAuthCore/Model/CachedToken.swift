@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// The runtime cache's copy of a profile's access token (never the refresh token), bound to the
 /// stored session it came from: it is served only while the profile still resolves to the same
 /// store, issuer and client (`CacheBinding`), so a login that changed any of them, or a store
@@ -21,6 +23,23 @@ public struct CachedToken: Sendable, Equatable, Codable {
         case scope, issuer, storage
         case clientID = "client_id"
         case sessionID = "session_id"
+    }
+
+    /// The cache file's record (the contract's schema, shared with the front).
+    public var record: CacheRecord {
+        CacheRecord(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt?.epochSeconds, scope: scope, issuer: issuer,
+                    clientID: clientID, storage: storage, sessionID: sessionID)
+    }
+
+    public init(_ record: CacheRecord) {
+        accessToken = record.accessToken
+        tokenType = record.tokenType
+        expiresAt = record.expiresAt.flatMap { Instant(epochSeconds: $0) }
+        scope = record.scope
+        issuer = record.issuer
+        clientID = record.clientID
+        storage = record.storage
+        sessionID = record.sessionID
     }
 
     public init(_ state: AuthState, storage: StorageKind) {

@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// The non-secret settings of one profile, as kept in the configuration file.
 public struct ProfileSettings: Sendable, Equatable {
     public var issuer: String?
@@ -68,12 +70,24 @@ public struct ProfileSettings: Sendable, Equatable {
             browserCommand = b
         }
         if let p = doc.value("port", profile: profile) {
-            guard let n = UInt16(p) else {
+            guard SettingCheck.port.accepts(p, at: .file), let n = UInt16(p) else {
                 throw KCAuthError(.configuration, "\(path): profile [\(profile)]: port '\(Sanitize.oneLine(p))' is not a number from 0 to 65535")
             }
             port = n
         }
         try readRequestAndClient(doc, profile: profile, path: path)
+        try Self.checkAgainstCatalogue(doc.entries(profile: profile), profile: profile, path: path)
+    }
+
+    /// Every key the catalogue knows holds a value its row accepts: the front checks the same
+    /// rows (KCAuthContract's CacheGate), so a value refused here is never served from the cache
+    /// there. The issuer is checked where it is used (a flag may override a broken one).
+    static func checkAgainstCatalogue(_ entries: [(key: String, value: String)], profile: String, path: String) throws {
+        for (key, value) in entries where key != "issuer" {
+            guard let row = SettingsCatalogue.row(key: key), !row.check.accepts(value, at: .file) else { continue }
+            throw KCAuthError(.configuration, "\(path): profile [\(profile)]: \(key) '\(Sanitize.oneLine(value))' is not valid",
+                              hint: "fix the file by hand; docs/configuration.md lists what each key takes")
+        }
     }
 
     public func apply(to doc: inout ConfigDocument, profile: String) {

@@ -5,5 +5,13 @@ public protocol TokenCache: Sendable {
     /// cache that does not work is only slower.
     func read(profile: String) -> CachedToken?
     func write(_ token: CachedToken, profile: String)
+    /// Drops this environment's copy (the session goes on: a rotation, a rejected token).
     func remove(profile: String)
+    /// The session `session` (nil: whichever is current) is over or replaced: no copy of it may
+    /// be served again, in this environment or any other (KCAuthContract's SessionMark).
+    func retire(profile: String, session: String?)
+}
+
+extension TokenCache {
+    public func retire(profile: String, session: String?) { remove(profile: profile) }
 }

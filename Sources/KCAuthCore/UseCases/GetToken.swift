@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// `kcauth token` and `kcauth refresh`: a token that stays valid for at least `minValid`
 /// seconds, refreshing when needed (AppAuth's "refresh if needed, then act").
 ///
@@ -16,10 +18,11 @@ public struct GetToken: Sendable {
         /// The caller wants the ID token: its expiry decides, and the cache is not used.
         public var idToken: Bool
 
-        public init(profile: String, minValid: Double = 30, force: Bool = false, scope: String? = nil, idToken: Bool = false) {
+        public init(profile: String, minValid: Double = TokenDefaults.minValid, force: Bool = false, scope: String? = nil, idToken: Bool = false) {
             self.profile = profile
             // Callers validate their input; this keeps a library caller's NaN from meaning "never fresh".
-            self.minValid = minValid.isFinite ? min(max(minValid, 0), 86_400) : 30
+            self.minValid = minValid.isFinite ? min(max(minValid, TokenDefaults.minValidRange.lowerBound), TokenDefaults.minValidRange.upperBound)
+                : TokenDefaults.minValid
             self.force = force
             self.scope = scope
             self.idToken = idToken
@@ -95,8 +98,9 @@ public struct GetToken: Sendable {
             }
             if error.code == .loginRequired, error.oauthError != nil, stored != nil {
                 // The session is over at the provider, and the store still holds the refresh
-                // token that was refused: compare-and-delete. Settings stay.
-                cache?.remove(profile: profile)
+                // token that was refused: compare-and-delete. Settings stay. Every environment's
+                // cached copy of it is retired with it.
+                cache?.retire(profile: profile, session: current.sessionID)
                 _ = try? store.delete(profile: profile)
             }
             throw error  // transient (network, 5xx, timeout): the stored state stays as it is
@@ -128,7 +132,7 @@ public struct GetToken: Sendable {
 
     private func readState(_ profile: String) throws -> AuthState {
         guard let secret = try store.read(profile: profile) else {
-            cache?.remove(profile: profile)
+            cache?.retire(profile: profile, session: nil)
             throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)', \(store.name) storage)", remedy: .signIn(profile: profile))
         }
         return try AuthState.decode(secret, profile: profile)
@@ -150,7 +154,6 @@ public struct GetToken: Sendable {
 
     /// A token without a known expiry is taken as valid: the provider did not say otherwise.
     private func stillValid(_ expiry: Instant?, _ minValid: Double) -> Bool {
-        guard let expiry else { return true }
-        return expiry.seconds(since: clock.instant) >= minValid
+        CachePolicy.stillValid(expiry?.epochSeconds, now: clock.instant.epochSeconds, minValid: minValid)
     }
 }

@@ -1,6 +1,7 @@
 /// Writing a new session is one operation, in one place, in an order that can never leave a
 /// stale runtime copy behind:
-/// 1. the runtime cache entry goes first (nothing can serve the old token once the store changes);
+/// 1. the old session is retired first, in every environment's runtime cache (nothing can serve
+///    the old token once the store changes);
 /// 2. then the secret (the session itself, with its new `sessionID`);
 /// 3. then the settings that produced it (not for a memory login, which keeps nothing).
 ///
@@ -21,7 +22,7 @@ public struct SessionWriter: Sendable {
     }
 
     public func write(_ state: AuthState, profile: String) throws {
-        cache?.remove(profile: profile)
+        cache?.retire(profile: profile, session: nil)
         try store.write(try state.encoded(), for: SecretKey(profile: profile, issuer: state.issuer, clientID: state.clientID))
         if let settings, let remember {
             var config = try settings.load()

@@ -1,14 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import KCAuthFastPath
+import KCAuthContract
 
 /// RFC 3339 timestamps in UTC (`2026-11-21T14:03:09Z`), the form kcauth stores and prints.
 ///
 /// Written against `timegm`/`gmtime_r` rather than Foundation's date formatters: those pull in
 /// ICU data and cost start-up time on the `token` hot path.
 public enum RFC3339 {
-    public static func format(_ epochSeconds: Double) -> String { FastTimestamp.format(epochSeconds) }
+    public static func format(_ epochSeconds: Double) -> String { Timestamp.format(epochSeconds) }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; nil for anything else.
     public static func parse(_ text: String) -> Double? {

@@ -2,10 +2,13 @@
 import Glibc
 #endif
 
-/// RFC 3339 UTC timestamps in the one form kcauth writes (`YYYY-MM-DDTHH:MM:SSZ`, RFC3339.format).
-public enum FastTimestamp {
-    /// Seconds since the epoch, or nil for any other form or an out-of-range field.
-    static func parse(_ text: String) -> Double? {
+/// RFC 3339 UTC timestamps in the one form kcauth writes (`YYYY-MM-DDTHH:MM:SSZ`): the writer
+/// every output and the runtime cache use, and the strict reader of that form (the cache file).
+/// Computed without time-zone files or Foundation, so the static front can use it.
+public enum Timestamp {
+    /// Seconds since the epoch of a `YYYY-MM-DDTHH:MM:SSZ` text, or nil for any other form or
+    /// an out-of-range field.
+    public static func parse(_ text: String) -> Double? {
         let b = Array(text.utf8)
         guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
               b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else { return nil }
@@ -23,7 +26,7 @@ public enum FastTimestamp {
         else { return nil }
         // Days since 1970-01-01 in the proleptic Gregorian calendar (the days-from-civil
         // algorithm), so that no time-zone file is read: RFC 3339 "Z" is UTC. A day past the end
-        // of its month rolls over into the next one, as timegm (the full program's parser) does.
+        // of its month rolls over into the next one, as timegm does.
         let y = Int64(month <= 2 ? year - 1 : year), m = Int64(month), d = Int64(day)
         let era = y / 400
         let yearOfEra = y - era * 400
@@ -33,11 +36,11 @@ public enum FastTimestamp {
         return Double(days * 86_400 + Int64(hour) * 3_600 + Int64(minute) * 60 + Int64(second))
     }
 
-    /// RFC 3339 UTC with whole seconds (`2026-11-21T14:03:09Z`): the one writer of that form,
-    /// used by the fast path and, through `RFC3339.format`, by the full program, so both print
-    /// the same bytes.
+    /// RFC 3339 UTC with whole seconds (`2026-11-21T14:03:09Z`). Out-of-range input (NaN,
+    /// infinities, beyond year 9999) is clamped, so that no caller can make it trap.
     public static func format(_ epochSeconds: Double) -> String {
-        var t = time_t(epochSeconds.rounded(.down))
+        let clamped = epochSeconds.isNaN ? 0 : min(max(epochSeconds, 0), 253_402_300_799)
+        var t = time_t(clamped.rounded(.down))
         var parts = tm()
         gmtime_r(&t, &parts)
         func pad(_ v: Int32, _ width: Int) -> String {

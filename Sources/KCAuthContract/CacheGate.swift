@@ -1,0 +1,51 @@
+/// The conditions, besides ``CachePolicy``, under which the front may answer `kcauth token` from
+/// the runtime cache: every setting the full program would read for the command is one it
+/// accepts without a word, and none overrides what binds the cache. Anything else is handed to
+/// the full program, which then reads, refuses or refreshes exactly as it always does — so an
+/// answer never depends on which program gave it.
+public enum CacheGate {
+    /// Whether the environment lets the front answer. `value` is the process environment.
+    /// Refused (hand off): a variable that changes which session the cache must match (issuer,
+    /// client, store), the cache switch itself, a value the full program would refuse, both
+    /// client credentials at once, a relative CA path (resolved against the working directory),
+    /// and any value the front does not read as plain printable ASCII.
+    public static func environmentAllows(_ value: (String) -> String?) -> Bool {
+        func set(_ name: String) -> String? { value(name).flatMap { $0.isEmpty ? nil : $0 } }
+        for row in SettingsCatalogue.profileRows {
+            guard let name = row.environment, !SettingsCatalogue.credentialVariables.contains(name), let v = set(name) else { continue }
+            guard !row.bindsCache, isPlain(v), row.check.accepts(v, at: .environment) else { return false }
+            if row.key == "ca_file", !v.hasPrefix("/") { return false }
+        }
+        if SettingsCatalogue.credentialVariables.filter({ set($0) != nil }).count > 1 { return false }
+        if set(SettingsCatalogue.tokenCache.environment!) != nil { return false }
+        if let profile = set(SettingsCatalogue.profile.environment!), !ProfileNameRule.isValid(profile) { return false }
+        return true
+    }
+
+    /// The settings of the selected profile as the cache binds them, when every value is one
+    /// the full program accepts; nil otherwise. `values` are by ``SettingsCatalogue/profileRows``
+    /// index, as the file gives them (nil: the key is absent).
+    public static func profileBinding(_ values: [String?]) -> CachePolicy.Binding? {
+        let rows = SettingsCatalogue.profileRows
+        guard values.count == rows.count else { return nil }
+        var issuer: String?, clientID: String?, storage = "keyring", credentials = 0
+        for (row, value) in zip(rows, values) {
+            guard let value else { continue }
+            guard row.check.accepts(value, at: .file) else { return nil }
+            switch row.key {
+            case "issuer":
+                guard case .success(let normalized) = IssuerRule.normalize(value) else { return nil }
+                issuer = normalized
+            case "client_id": clientID = value
+            case "storage": storage = value
+            case "ca_file": if !value.isEmpty, !value.hasPrefix("/") { return nil }
+            default: break
+            }
+            if let key = row.key, SettingsCatalogue.credentialKeys.contains(key), !value.isEmpty { credentials += 1 }
+        }
+        guard credentials <= 1, let issuer, !issuer.isEmpty, let clientID, !clientID.isEmpty else { return nil }
+        return CachePolicy.Binding(storage: storage, issuer: issuer, clientID: clientID)
+    }
+
+    static func isPlain(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+}

@@ -1,0 +1,76 @@
+/// The runtime cache file (`$XDG_RUNTIME_DIR/kcauth/<profile>.token`): its schema, its one
+/// writer and its one reader, used by both programs (the front serves from it, the full program
+/// fills and serves from it).
+///
+/// One flat JSON object (RFC 8259) whose values are all strings. The reader is strict — an
+/// unknown, repeated or missing key, another value type or invalid UTF-8 is nil, and the entry
+/// is then a miss — so a cache written by a newer kcauth with more fields is simply refilled.
+public struct CacheRecord: Sendable, Equatable {
+    public var accessToken: String
+    public var tokenType: String
+    /// Seconds since the epoch, whole (RFC 3339 in the file); nil when the provider gave no lifetime.
+    public var expiresAt: Double?
+    public var scope: String
+    public var issuer: String
+    public var clientID: String
+    /// The store of the session the token belongs to (`keyring`, `file`).
+    public var storage: String
+    /// The session the token came from (see ``SessionMark``); nil for sessions stored by kcauth 0.1.
+    public var sessionID: String?
+
+    public init(accessToken: String, tokenType: String, expiresAt: Double?, scope: String, issuer: String,
+                clientID: String, storage: String, sessionID: String?) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresAt = expiresAt.map { $0.isFinite ? $0.rounded(.down) : 0 }
+        self.scope = scope
+        self.issuer = issuer
+        self.clientID = clientID
+        self.storage = storage
+        self.sessionID = sessionID
+    }
+
+    /// The keys, in the order the writer uses. `expires_at` and `session_id` may be absent.
+    static let keys = ["access_token", "token_type", "expires_at", "scope", "issuer", "client_id", "storage", "session_id"]
+
+    /// The file's bytes.
+    public func encoded() -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        func field(_ key: String, _ value: String?) {
+            guard let value else { return }
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            ContractJSON.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            ContractJSON.appendString(value, to: &out)
+        }
+        field("access_token", accessToken)
+        field("token_type", tokenType)
+        field("expires_at", expiresAt.map(Timestamp.format))
+        field("scope", scope)
+        field("issuer", issuer)
+        field("client_id", clientID)
+        field("storage", storage)
+        field("session_id", sessionID)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// The record of a cache file, or nil when it is not exactly this schema.
+    public init?(_ bytes: [UInt8]) {
+        guard case .object(let members)? = ContractJSON.parse(bytes, maxDepth: 1) else { return nil }
+        var values = [String?](repeating: nil, count: Self.keys.count)
+        for (key, value) in members {
+            guard let index = Self.keys.firstIndex(of: key), values[index] == nil, case .string(let text) = value else { return nil }
+            values[index] = text
+        }
+        guard let accessToken = values[0], !accessToken.isEmpty, let tokenType = values[1],
+              let scope = values[3], let issuer = values[4], let clientID = values[5], let storage = values[6] else { return nil }
+        var expiresAt: Double?
+        if let text = values[2] {
+            guard let parsed = Timestamp.parse(text) else { return nil }
+            expiresAt = parsed
+        }
+        self.init(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, scope: scope, issuer: issuer,
+                  clientID: clientID, storage: storage, sessionID: values[7])
+    }
+}

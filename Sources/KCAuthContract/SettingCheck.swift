@@ -1,0 +1,66 @@
+/// How a setting's text is checked where it enters, the same in both programs. `place` matters
+/// for the few settings whose spelling differs between the file and the environment (the
+/// environment's `KCAUTH_STORAGE` may name `memory`; `KCAUTH_FLOW` is case-insensitive).
+public enum SettingCheck: Sendable, Equatable {
+    /// Any one-line text (the file parser and the control-character rule already hold it to one line).
+    case text
+    case issuer
+    case port
+    case storage
+    case flow
+    case browserCommand
+    case hosts
+    case username
+    case grant
+    case clientAuthMethod
+    case profileName
+    /// `KCAUTH_TOKEN_CACHE`: `0`, `off`, `no`, `false` turn the cache off; anything else leaves it on.
+    case switchOff
+
+    public enum Place: Sendable, Equatable { case file, environment }
+
+    public static let storageKinds = ["keyring", "file"]
+    public static let environmentStorageKinds = ["keyring", "file", "memory"]
+    public static let flows = ["auto", "browser", "device"]
+    public static let clientCredentialsGrant = "client_credentials"
+    public static let clientAuthMethods = ["client_secret_basic", "client_secret_post"]
+    public static let offWords = ["0", "off", "no", "false"]
+
+    /// Whether the full program accepts `value` for this setting at `place`.
+    public func accepts(_ value: String, at place: Place) -> Bool {
+        switch self {
+        case .text, .switchOff:
+            return true
+        case .issuer:
+            if value.isEmpty { return place == .file }   // an empty key is an unset one
+            if case .success = IssuerRule.normalize(value) { return true }
+            return false
+        case .port:
+            return value.utf8.count >= 1 && value.utf8.count <= 5 && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && Int(value)! <= 65_535
+        case .storage:
+            return (place == .file ? Self.storageKinds : Self.environmentStorageKinds).contains(value)
+        case .flow:
+            return Self.flows.contains(place == .file ? value : Self.asciiLowercased(value))
+        case .browserCommand:
+            if value.isEmpty { return true }
+            if case .success = BrowserCommandRule.split(value) { return true }
+            return false
+        case .hosts:
+            if case .success = HostListRule.parse(value) { return true }
+            return false
+        case .username:
+            return !value.isEmpty && value.utf8.count <= 256 && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+        case .grant:
+            return value.isEmpty || value == Self.clientCredentialsGrant
+        case .clientAuthMethod:
+            return value.isEmpty || Self.clientAuthMethods.contains(value)
+        case .profileName:
+            return value.isEmpty || ProfileNameRule.isValid(value)
+        }
+    }
+
+    /// ASCII letters lowered, every other byte kept (enough for keywords that are ASCII).
+    public static func asciiLowercased(_ s: String) -> String {
+        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}
