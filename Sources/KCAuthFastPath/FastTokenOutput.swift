@@ -16,8 +16,11 @@ struct FastTokenOutput {
     /// `execVersion`: the ExecCredential apiVersion kubectl asked for (``ExecInfoRule``).
     func render(_ t: CacheRecord, profile: String, now: Double, execVersion: String = ExecInfoRule.v1) -> String? {
         // Without a known expiry the full program leaves fields out: it renders those itself.
-        guard let expiresAt = t.expiresAt else { return nil }
-        let expiry = Timestamp.format(expiresAt)
+        guard let expiresAt = t.expiresAt else { return [.raw, .header].contains(format) ? render(t, expiry: "", expiresAt: 0, profile: profile, now: now, execVersion: execVersion) : nil }
+        return render(t, expiry: Timestamp.format(expiresAt), expiresAt: expiresAt, profile: profile, now: now, execVersion: execVersion)
+    }
+
+    private func render(_ t: CacheRecord, expiry: String, expiresAt: Double, profile: String, now: Double, execVersion: String) -> String? {
         switch format {
         case .raw:
             return t.accessToken + "\n"

@@ -1,0 +1,203 @@
+"""Issue 17: the front (`kcauth`, static) and `kcauth-full` give one answer.
+
+For generated combinations of arguments, environment, configuration file, cache file and
+session mark — valid, invalid, absent and hostile — the shipped `kcauth` must print exactly what
+`kcauth-full` prints for the same input: the same stdout, stderr and exit status, whether the
+front answered from the cache itself or handed the command over. The full program is run under
+the name `kcauth` (argv[0]), as the front's hand-off runs it.
+
+Both programs run against the same files; no keyring is reachable (a bus address that does not
+exist), so whatever the cache cannot answer ends in the store's error, the same for both. The
+seed is fixed (the cases are the same on every run); KCAUTH_DIFF_SEED and KCAUTH_DIFF_CASES
+explore further.
+"""
+
+import os
+import random
+import shutil
+import stat
+import subprocess
+
+import pytest
+
+from kcauth import BINARY, FULL_BINARY
+
+ISSUER = "https://sso.example.com/realms/demo"
+CASES = int(os.environ.get("KCAUTH_DIFF_CASES", "400"))
+SEED = int(os.environ.get("KCAUTH_DIFF_SEED", "17"))
+
+PROFILE_LINES = [
+    "grant = bogus", "grant = client_credentials", "hosts = ftp://x", "hosts = git.example.com, 127.0.0.1:8443",
+    "client_auth_method = nonsense", "client_auth_method = client_secret_post", "flow = sideways", "flow = device",
+    "storage = file", "storage = keyring", "storage = Keyring", "storage = memory", "port = 70000", "port = 8400", "port = +80",
+    "issuer = https://again.example.com", "colour = blue", "browser_command = 'open", "browser_command = firefox %s",
+    "username =", "username = oauth2", "ca_file = relative.pem", "ca_file = /etc/ssl/ca.pem", "scope = openid email",
+    "client_secret_env = A", "client_key = /k.pem", "idp_hint = github", "# comment", "; comment", "not a setting",
+    "client_id =", "issuer = http://127.evil.example.com/realms/x", "issuer = https://sso.example.com/realms/demo?x=1",
+    "issuer = ftp://sso.example.com", "name = caf\u00e9", "acr_values = gold",
+]
+GLOBAL_LINES = ["default_profile = work", "default_profile = ../x", "default_profile =", "other = 1"]
+ENVIRONMENT = {
+    "KCAUTH_FLOW": ["sideways", "browser", "Device", ""],
+    "KCAUTH_ISSUER": ["not-a-url", ISSUER, "https://other.example.com/realms/x", "http://127.0.0.1:1/realms/x"],
+    "KCAUTH_PROFILE": ["work", "../x", "", "missing"],
+    "KCAUTH_STORAGE": ["file", "bogus", "keyring", "memory"],
+    "KCAUTH_TOKEN_CACHE": ["off", "on"],
+    "KCAUTH_CLIENT_ID": ["cli", "other"],
+    "KCAUTH_CA_FILE": ["relative.pem", "/etc/ssl/ca.pem", "/a\x01b"],
+    "KUBERNETES_EXEC_INFO": ['{"apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false}}',
+                             '{"apiVersion":"client.authentication.k8s.io/v1beta1"}', "{", '{"apiVersion":"x/v9"}', "[]"],
+    "KCAUTH_CLIENT_SECRET": ["s"],
+    "KCAUTH_CLIENT_ASSERTION": ["a"],
+}
+ARGUMENTS = [
+    ["token"], ["token", "-o", "header"], ["token", "-o", "json"], ["token", "-o", "env"], ["token", "-o", "curl"],
+    ["token", "-o", "exec-credential"], ["token", "--profile", "work"], ["token", "--profile=default", "-o", "raw"],
+    ["token", "--profile", "bad name"], ["token", "-o", "yaml"], ["token", "--min-valid", "60"], ["token", "--profile", "missing"],
+]
+
+
+def cache_record(rng, profile, session):
+    """A cache file: the contract's schema (as kcauth writes it), or something else."""
+    expires = rng.choices(["2099-01-01T00:00:00Z", "2001-01-01T00:00:00Z", "2099-13-01T00:00:00Z", None], [85, 5, 5, 5])[0]
+    fields = {
+        "access_token": rng.choices(["eyJ.a-b_c.d", "it's", 'q"uote', "ünï"], [85, 5, 5, 5])[0],
+        "token_type": "Bearer",
+        "scope": rng.choices(["openid email", 'a "quoted" scope'], [90, 10])[0],
+        "issuer": rng.choices([ISSUER, "https://other.example.com/realms/x"], [92, 8])[0],
+        "client_id": rng.choices(["cli", "other"], [92, 8])[0],
+        "storage": rng.choices(["keyring", "file"], [92, 8])[0],
+    }
+    if expires:
+        fields["expires_at"] = expires
+    if rng.random() < 0.95:
+        fields["session_id"] = session
+    import json
+    text = json.dumps(fields, ensure_ascii=False, separators=(",", ":"))
+    return rng.choice([text] * 20 + ["", "{}", text + "x", text.replace('"Bearer"', "1")])
+
+
+class World:
+    def __init__(self, root, rng, index):
+        self.root = root / f"case{index}"
+        self.rng = rng
+        self.home = self.root / "home"
+        self.config_dir = self.root / "config" / "kcauth"
+        self.runtime = self.root / "run"
+        for d in (self.home, self.config_dir, self.runtime / "kcauth"):
+            d.mkdir(parents=True)
+            os.chmod(d, 0o700)
+        self.env = {"HOME": str(self.home), "XDG_CONFIG_HOME": str(self.root / "config"), "XDG_RUNTIME_DIR": str(self.runtime),
+                    "XDG_STATE_HOME": str(self.root / "state"), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                    # No keyring: whatever the cache does not answer ends in the store's error.
+                    "DBUS_SESSION_BUS_ADDRESS": f"unix:path={self.root}/no-bus"}
+
+    def config(self, profiles):
+        rng = self.rng
+        lines = [rng.choice(GLOBAL_LINES)] if rng.random() < 0.3 else []
+        for name in profiles:
+            lines += [f"[{name}]", f"issuer = {ISSUER}", "client_id = cli"]
+            if rng.random() < 0.4:
+                lines += rng.sample(PROFILE_LINES, rng.randint(1, 2))
+        text = "\n".join(lines) + "\n"
+        if rng.random() < 0.1:
+            text = text.replace("\n", "\r\n")
+        if rng.random() < 0.05:
+            text = "\ufeff" + text
+        path = self.config_dir / "config"
+        state = rng.choices(["file", "absent", "fifo", "0666", "dir0777", "link", "dev"], [82, 3, 3, 3, 3, 3, 3])[0]
+        if state == "absent":
+            return state
+        if state == "fifo":
+            os.mkfifo(path, 0o600)
+            return state
+        if state == "dev":
+            os.symlink("/dev/zero", path)
+            return state
+        target = path if state != "link" else self.root / "dotfiles-config"
+        target.write_text(text, encoding="utf-8")
+        os.chmod(target, 0o666 if state == "0666" else 0o600)
+        if state == "link":
+            os.symlink(target, path)
+        if state == "dir0777":
+            os.chmod(self.config_dir, 0o777)
+        return state
+
+
+@pytest.fixture
+def marks():
+    """The session marks live by uid (shared by every environment): keep what was there."""
+    shared = shared_directory()
+    saved = {}
+    for name in ("default", "work", "missing"):
+        p = os.path.join(shared, f"{name}.session")
+        saved[p] = open(p, "rb").read() if os.path.exists(p) else None
+    os.makedirs(shared, mode=0o700, exist_ok=True)
+    yield shared
+    for p, content in saved.items():
+        if content is None:
+            if os.path.exists(p):
+                os.unlink(p)
+        else:
+            with open(p, "wb") as f:
+                f.write(content)
+
+
+def shared_directory():
+    uid = os.geteuid()
+    run = f"/run/user/{uid}"
+    try:
+        st = os.lstat(run)
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == uid and st.st_mode & 0o077 == 0:
+            return run + "/kcauth-locks"
+    except FileNotFoundError:
+        pass
+    return f"/tmp/kcauth-{uid}"
+
+
+def run(executable, argv, env):
+    return subprocess.run(["kcauth", *argv], executable=executable, env=env, capture_output=True, timeout=20,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_the_front_and_the_full_program_answer_alike(tmp_path, marks):
+    rng = random.Random(SEED)
+    served = handed = 0
+    for index in range(CASES):
+        world = World(tmp_path, rng, index)
+        profiles = ["default"] + (["work"] if rng.random() < 0.5 else [])
+        world.config(profiles)
+        session = "s-%d" % index
+        for name in ("default", "work", "missing"):
+            mark = rng.choices([f"current {session}", f"ended {session}", "current other", None], [85, 5, 5, 5])[0]
+            path = os.path.join(marks, f"{name}.session")
+            if mark is None:
+                if os.path.exists(path):
+                    os.unlink(path)
+            else:
+                with open(path, "w") as f:
+                    f.write(mark)
+                os.chmod(path, 0o600)
+        for name in profiles:
+            if rng.random() < 0.95:
+                cache = world.runtime / "kcauth" / f"{name}.token"
+                cache.write_text(cache_record(rng, name, session), encoding="utf-8")
+                os.chmod(cache, 0o600 if rng.random() < 0.95 else 0o644)
+        env = dict(world.env)
+        for name in rng.sample(sorted(ENVIRONMENT), rng.choice([0, 0, 0, 1, 1, 2])):
+            env[name] = rng.choice(ENVIRONMENT[name])
+        if rng.random() < 0.05:
+            env.pop("XDG_RUNTIME_DIR")
+        argv = rng.choice(ARGUMENTS)
+
+        front = run(BINARY, argv, env)
+        full = run(FULL_BINARY, argv, env)
+        described = f"case {index}: argv={argv} env={ {k: v for k, v in env.items() if k.startswith(('KCAUTH', 'KUBE'))} }"
+        assert (front.returncode, front.stdout, front.stderr) == (full.returncode, full.stdout, full.stderr), described
+        if front.returncode == 0:
+            served += 1
+        else:
+            handed += 1
+        shutil.rmtree(world.root, ignore_errors=True)
+    # The generator reaches both outcomes: tokens printed and refusals.
+    assert served > CASES // 10 and handed > CASES // 10, (served, handed)
