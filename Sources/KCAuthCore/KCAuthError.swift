@@ -61,6 +61,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What fixes it, as a fact for the presenter to phrase (the core does not know how a
     /// person runs kcauth: a command line, or a Swift program's own UI).
     public var remedy: Remedy?
+    /// The HTTP status of the provider's answer, when this error is one (a refused refresh is
+    /// judged by it too: `RefreshRefusal`).
+    public var httpStatus: Int?
 
     public enum Remedy: Sendable, Equatable {
         /// Sign in to the profile.

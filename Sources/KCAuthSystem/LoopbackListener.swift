@@ -16,8 +16,11 @@ final class LoopbackListener: BoundRedirectListener {
     let path: String
     let limits: LoopbackLimits
     /// Whether the client of a connection may reach the start URL and the callback path
-    /// (`LoopbackPeer`: the same user only); replaceable in tests.
-    var peerCheck: (Int32) -> Bool = { LoopbackPeer.isAllowed($0) }
+    /// (`LoopbackPeer`: this user or root, and never a peer of unknown owner); replaceable in
+    /// tests.
+    var peerCheck: (Int32) -> LoopbackPeer.Verdict = { LoopbackPeer.check($0) }
+    /// Refused connections not yet taken by `takeRefusedConnections`.
+    var refused: [RefusedConnection] = []
 
     var redirectURI: String { "http://127.0.0.1:\(port)\(path)" }
 
@@ -46,6 +49,11 @@ final class LoopbackListener: BoundRedirectListener {
         guard listenFD >= 0 else { return }
         Glibc.close(listenFD)
         listenFD = -1
+    }
+
+    func takeRefusedConnections() -> [RefusedConnection] {
+        defer { refused = [] }
+        return refused
     }
 
     /// Whether a browser followed the binding start URL.
@@ -87,6 +95,7 @@ final class LoopbackListener: BoundRedirectListener {
             let now = monotonicSeconds()
 
             // Reverse order keeps the remaining indices (and their pollfd slots) valid on removal.
+            let refusedBefore = refused.count
             for index in connections.indices.reversed() {
                 let progress: LoopbackConnection.Progress
                 if fds[index + 1].revents != 0 {
@@ -110,6 +119,7 @@ final class LoopbackListener: BoundRedirectListener {
                     throw error
                 }
             }
+            if refused.count > refusedBefore { nextTick = now }  // say it now, not at the next tick
             if fds[0].revents & Int16(POLLIN) != 0 { acceptPending(into: &connections, now: now) }
         }
     }

@@ -1,86 +1,41 @@
 import Glibc
 
-/// Who is on the other end of a connection to the listener (issue 10, defect 4).
+/// Who may use the listener's start URL and callback (issue 10 #4, issue 18 #3).
 ///
 /// Any local user can connect to 127.0.0.1, and the start URL is in the browser's argv, which
 /// every local user can read in /proc/PID/cmdline. The kernel knows which user created the
-/// client's socket: /proc/net/tcp lists every TCP socket of this network namespace with its
-/// owner (the uid column), so the listener serves the start URL and the callback only to
-/// connections whose other end belongs to the user running kcauth.
+/// client's socket (`SockDiagLookup`), so the listener serves those paths only to connections
+/// whose other end belongs to:
+/// - the user running kcauth (`getuid`, or `geteuid` for a set-uid launcher);
+/// - root. On WSL2 the Windows browser's connection to 127.0.0.1 arrives through WSL's
+///   localhost relay, a root process on the Linux side (`init`, `localhost --localhost-relay`),
+///   in both NAT and mirrored networking. Root can read this user's files and memory anyway, so
+///   refusing it protected nothing and made WSL sign-in impossible.
+///
+/// Every other owner is refused, and so is a connection whose owner cannot be established: this
+/// check never fails open. (It used to allow the connection when /proc/net/tcp was unreadable or
+/// larger than its read limit, which another user can bring about by holding many half-open
+/// connections, and then fix the victim's login to their own account.)
 enum LoopbackPeer {
-    enum Owner: Equatable {
-        case user(UInt32)
-        /// /proc/net/tcp lists no socket for the peer: it went away (or is hidden). Refused.
-        case notFound
-        /// /proc/net/tcp cannot be read here (no procfs, a sandbox): nothing can be decided.
-        case unknown
+    enum Verdict: Equatable, Sendable {
+        case allowed
+        /// `uid` is the owner's, nil when it could not be established.
+        case refused(uid: UInt32?)
     }
 
-    /// Whether a request on `fd` may reach the start URL or the callback.
-    static func isAllowed(_ fd: Int32, table: String = "/proc/net/tcp") -> Bool {
-        switch owner(of: fd, table: table) {
-        case .user(let uid): return uid == getuid() || uid == geteuid()
-        case .notFound: return false
-        case .unknown: return true  // the browser binding (cookie, one-shot start URL) still holds
+    /// The users whose connections are served.
+    static var trustedUsers: Set<UInt32> { [getuid(), geteuid(), 0] }
+
+    /// The verdict for a connection whose client socket belongs to `owner`.
+    static func verdict(for owner: PeerOwner, trusting users: Set<UInt32> = trustedUsers) -> Verdict {
+        switch owner {
+        case .user(let uid): return users.contains(uid) ? .allowed : .refused(uid: uid)
+        case .unknown: return .refused(uid: nil)
         }
     }
 
-    static func owner(of fd: Int32, table: String = "/proc/net/tcp") -> Owner {
-        guard let peer = address(fd, peer: true), let local = address(fd, peer: false),
-              let text = readTable(table) else { return .unknown }
-        return owner(in: text, peer: peer, local: local)
-    }
-
-    /// The uid of the row whose local end is `peer` and remote end is `local`: the client's
-    /// socket, seen from its side. Addresses are as the kernel prints them: the IPv4 address's
-    /// four bytes in memory order as one hex number, the port in host order (`%08X:%04X`).
-    static func owner(in table: String, peer: String, local: String) -> Owner {
-        for line in table.split(separator: "\n").dropFirst() {
-            // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid ...
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 7, fields[1] == peer, fields[2] == local else { continue }
-            guard let uid = UInt32(fields[7]) else { return .notFound }
-            return .user(uid)
-        }
-        return .notFound
-    }
-
-    /// `getpeername`/`getsockname` of an IPv4 socket in /proc/net/tcp's notation.
-    static func address(_ fd: Int32, peer: Bool) -> String? {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length)
-            }
-        }
-        guard result == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
-        return hex(address.sin_addr.s_addr, digits: 8) + ":" + hex(UInt32(UInt16(bigEndian: address.sin_port)), digits: 4)
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
-    }
-
-    /// The table's text; nil when it cannot be read. Capped: a table larger than this (hundreds
-    /// of thousands of sockets) is treated as unreadable rather than read without end.
-    private static func readTable(_ path: String, limit: Int = 64 << 20) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-            if bytes.count > limit { return nil }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+    /// The verdict for the connection accepted on `fd`; `lookup` finds the client socket's owner.
+    static func check(_ fd: Int32, lookup: (Int32) -> PeerOwner = SockDiagLookup.owner(ofPeerOf:)) -> Verdict {
+        verdict(for: lookup(fd))
     }
 }

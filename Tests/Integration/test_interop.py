@@ -67,13 +67,44 @@ def test_invalid_request_about_the_refresh_token_ends_the_session_with_exit_4(st
     assert stored_state(keyring) is None, "the dead session is removed"
 
 
-def test_invalid_request_about_something_else_keeps_the_session(start_provider, keyring, kcauth):
+def test_invalid_request_about_something_else_ends_the_command_with_exit_4_and_keeps_the_stored_session(
+        start_provider, keyring, kcauth):
+    # Issue 18 #6: kcauth's refresh request is complete, so the provider refuses the token whatever
+    # it says; the answer does not say the session is over, so the store is left to the next login.
     provider = start_provider(refresh_error={"error": "invalid_request", "error_description": "Missing parameter: client_id"})
     login(kcauth, provider)
     before = keyring.secret_tool("lookup", "profile", "default").stdout
     r = kcauth("refresh")
+    assert r.returncode == 4, r
+    assert "run `kcauth login`" in r.stderr and "client's settings" not in r.stderr
+    assert keyring.secret_tool("lookup", "profile", "default").stdout == before
+
+
+@pytest.mark.parametrize("answer", [
+    {"error": "invalid_request"},  # LemonLDAP::NG
+    {"error": "unauthorized_client", "error_description": "Session expired"},
+    {"status": 401, "html": "<html><body>Unauthorized</body></html>"},
+], ids=["lemonldap-invalid_request", "unauthorized_client-session", "401-bare"])
+def test_a_dead_refresh_token_in_other_providers_words_asks_for_a_login(start_provider, keyring, kcauth, answer):
+    # Before: exit 1 and "check the client's settings at the provider".
+    provider = start_provider(refresh_error=answer)
+    login(kcauth, provider)
+    for command in (("refresh",), ("token", "--min-valid", "86400")):
+        r = kcauth(*command)
+        assert r.returncode == 4, r
+        assert "run `kcauth login`" in r.stderr and "client's settings" not in r.stderr and r.stdout == "", r
+
+
+@pytest.mark.parametrize("answer", [
+    {"status": 401, "error": "invalid_client", "error_description": "Invalid client credentials"},
+    {"error": "unsupported_grant_type"},
+], ids=["invalid_client", "unsupported_grant_type"])
+def test_a_refusal_about_the_client_keeps_the_session_with_exit_1(start_provider, keyring, kcauth, answer):
+    provider = start_provider(refresh_error=answer)
+    login(kcauth, provider)
+    before = keyring.secret_tool("lookup", "profile", "default").stdout
+    r = kcauth("refresh")
     assert r.returncode == 1, r
-    assert "invalid_request" in r.stderr or "Missing parameter" in r.stderr
     assert keyring.secret_tool("lookup", "profile", "default").stdout == before
 
 

@@ -115,3 +115,19 @@ final class DeviceTestConsole: Console, @unchecked Sendable {
     func out(_ text: String) {}
     func err(_ text: String) { stderr += text }
 }
+
+/// Issue 18 #3: a connection the listener refused is said at once.
+@Suite struct RefusedConnectionWordsTests {
+    @Test func aRefusalIsOneLineNamingTheUid() {
+        let console = DeviceTestConsole(tty: false)
+        let progress = LoginProgress(console: console, choice: FlowChoice(.browser, .flag), openBrowser: true,
+                                     qrRequested: false, environment: [:])
+        progress.show(.connectionRefused(RefusedConnection(uid: 1001)))
+        progress.show(.connectionRefused(RefusedConnection(uid: nil)))
+        #expect(console.stderr == """
+            A connection from uid 1001 was refused: only your own user and root may answer this sign-in. Still waiting.
+            A connection whose owner could not be established was refused: only your own user and root may answer this sign-in. Still waiting.
+
+            """)
+    }
+}

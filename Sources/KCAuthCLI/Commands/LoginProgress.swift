@@ -51,6 +51,9 @@ final class LoginProgress: @unchecked Sendable {
             console.err(Self.pastePrompt)
         case .pasteRejected(let reason):
             console.err("Not taken: \(reason).\n" + Self.pastePrompt)
+        case .connectionRefused(let connection):
+            endStatusLine()
+            console.err(Self.refusal(connection) + "\n")
         case .pasteEnded:
             console.err("\n(The terminal input ended; still waiting for the browser.)\n")
         case .switchingToDevice(let error):
@@ -94,6 +97,12 @@ final class LoginProgress: @unchecked Sendable {
         }
         console.err("The code expires in \(Self.duration(prompt.expiresIn)).\n")
         if !interactive { console.err("Waiting for the sign-in to be approved…\n") }
+    }
+
+    /// One line for a refused connection to the listener.
+    static func refusal(_ connection: RefusedConnection) -> String {
+        let who = connection.uid.map { "from uid \($0)" } ?? "whose owner could not be established"
+        return "A connection \(who) was refused: only your own user and root may answer this sign-in. Still waiting."
     }
 
     static let pastePrompt = "Address: "

@@ -11,13 +11,25 @@ public enum ExactRedirectHint {
     public static let afterTimeout = "if the browser showed an error from the provider, it may require a fixed --port "
         + "registered as an exact redirect URI (e.g. --port 8400 with http://127.0.0.1:8400/callback)"
 
-    /// Runs `body` (the wait for the redirect), giving a timeout without a hint this one.
-    static func explainingTimeout<T>(_ body: () throws -> T) throws -> T {
+    /// Runs `body` (the wait for the redirect), giving a timeout without a hint this one; or,
+    /// when the listener refused connections, a hint about those: the browser did reach the
+    /// listener, as another user, so the redirect URI is not the problem.
+    static func explainingTimeout<T>(refused: () -> [RefusedConnection] = { [] }, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var error as KCAuthError where error.code == .timedOut && error.hint == nil {
-            error.hint = afterTimeout
+            let connections = refused()
+            error.hint = connections.isEmpty ? afterTimeout : afterRefusal(connections)
             throw error
         }
+    }
+
+    /// The timeout's hint after the listener refused `connections`.
+    static func afterRefusal(_ connections: [RefusedConnection]) -> String {
+        let owners = connections.map { $0.uid.map { "uid \($0)" } ?? "an owner that could not be established" }
+        var unique: [String] = []
+        for owner in owners where !unique.contains(owner) { unique.append(owner) }
+        return "the listener refused connections from \(unique.joined(separator: ", ")): only your own user and root "
+            + "may answer a sign-in; open the URL in a browser running as your user"
     }
 }

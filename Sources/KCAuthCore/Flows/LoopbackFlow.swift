@@ -95,7 +95,12 @@ struct LoopbackFlow: Sendable {
         }
         // The exchange runs while the browser waits for its page, so the page tells the truth
         // about the whole login, not just about the redirect.
-        _ = try ExactRedirectHint.explainingTimeout { try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
+        var refused: [RefusedConnection] = []
+        _ = try ExactRedirectHint.explainingTimeout(refused: { refused }) { try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
+            for connection in listener.takeRefusedConnections() {
+                refused.append(connection)
+                notify(.connectionRefused(connection))
+            }
             for line in try wait.tick(now: sleeper.monotonicNow(), notify: notify) {
                 if let callback = pasted(line) { return callback }
             }

@@ -25,9 +25,9 @@ public struct TokenRefresher: Sendable {
 
     /// Exchanges `state.refreshToken` for new tokens and returns the state to store.
     ///
-    /// - A refresh token the provider no longer accepts (`invalid_grant`; `invalid_request`
-    ///   about the refresh token, as some providers answer for a dead one) means the session is
-    ///   over: thrown as `loginRequired` with the OAuth code kept.
+    /// - A refusal that means the session is over, in any provider's words (`RefreshRefusal`:
+    ///   `invalid_grant`, LemonLDAP::NG's bare `invalid_request`, …), is thrown as
+    ///   `loginRequired` with the OAuth code, its description and the HTTP status kept.
     /// - Transport failures and 5xx stay `network`; the caller keeps the stored state.
     /// - `scope`, when given, asks for a narrower scope (§6: never more than was granted).
     /// - `keepRotated` is called with a rotated refresh token as soon as the answer arrives,
@@ -51,8 +51,10 @@ public struct TokenRefresher: Sendable {
             } else {
                 body = try http.postFormBody(to: state.endpoints.token, fields: fields, what: "refreshing the token")
             }
-        } catch let error as KCAuthError where Self.sessionIsOver(error) {
-            let said = OAuthErrorResponse(error: error.oauthError?.rawValue ?? "invalid_grant", errorDescription: error.cause).summary
+        } catch let error as KCAuthError where RefreshRefusal.endsSession(error, clientAuthenticates: authenticator(for: state) != nil,
+                                                                          narrowedScope: scope != nil) {
+            let said = error.oauthError.map { OAuthErrorResponse(error: $0.rawValue, errorDescription: error.cause).summary }
+                ?? "HTTP \(error.httpStatus ?? 401)"
             throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has ended at the provider (\(said))",
                               cause: error.cause, oauthError: error.oauthError, remedy: .signIn(profile: profile))
         }
@@ -84,19 +86,6 @@ public struct TokenRefresher: Sendable {
             next.idTokenExpiresAt = try validateRefreshedIDToken(idToken, previous: state)
         }
         return next
-    }
-
-    /// RFC 6749 §5.2: `invalid_grant` is the refresh token's end. Some providers answer a
-    /// revoked or expired refresh token with `invalid_request` instead; that counts only when
-    /// the provider's words are about the refresh token (a malformed request of ours is not
-    /// the session's end).
-    static func sessionIsOver(_ error: KCAuthError) -> Bool {
-        guard error.code == .provider else { return false }
-        if error.oauthError == .invalidGrant { return true }
-        if error.oauthError == .invalidRequest, let words = error.cause?.lowercased() {
-            return words.contains("refresh") || words.contains("token")
-        }
-        return false
     }
 
     /// OpenID Connect Core §12.2: a refreshed ID token is validated like the first one, without

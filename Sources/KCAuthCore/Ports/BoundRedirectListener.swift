@@ -33,6 +33,11 @@ public protocol BoundRedirectListener: AnyObject {
     /// the cookie.
     var browserBound: Bool { get }
 
+    /// The connections refused since the last call (another user's, or an owner that could not
+    /// be established), oldest first; for saying so while waiting. `receive` calls `tick` right
+    /// after refusing one.
+    func takeRefusedConnections() -> [RefusedConnection]
+
     /// Stops listening; idempotent.
     func close()
 }
@@ -46,4 +51,6 @@ extension BoundRedirectListener {
     }
 
     public var browserBound: Bool { false }
+
+    public func takeRefusedConnections() -> [RefusedConnection] { [] }
 }

@@ -96,10 +96,12 @@ public struct GetToken: Sendable {
                 if stillValid(request.idToken ? newer.idTokenExpiresAt : newer.expiresAt, 0) { return remember(newer, profile) }
                 throw error
             }
-            if error.code == .loginRequired, error.oauthError != nil, stored != nil {
-                // The session is over at the provider, and the store still holds the refresh
+            if error.code == .loginRequired, stored != nil,
+               RefreshRefusal.saysSessionIsOver(oauthError: error.oauthError, description: error.cause) {
+                // The provider says the session is over, and the store still holds the refresh
                 // token that was refused: compare-and-delete. Settings stay. Every environment's
-                // cached copy of it is retired with it.
+                // cached copy of it is retired with it. (An answer that only implies it, such as
+                // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
                 cache?.retire(profile: profile, session: current.sessionID)
                 _ = try? store.delete(profile: profile)
             }

@@ -81,6 +81,9 @@ public struct Login: Sendable {
         case pasteRejected(reason: String)
         /// The terminal's input ended: only the listener can still receive the answer.
         case pasteEnded
+        /// The listener refused a connection from another user (or of unknown owner) and keeps
+        /// waiting: said at once, since that browser's sign-in can never arrive.
+        case connectionRefused(RefusedConnection)
         /// The automatic choice could not start a browser; the device flow takes over.
         case switchingToDevice(because: KCAuthError)
         case deviceCode(DevicePrompt)

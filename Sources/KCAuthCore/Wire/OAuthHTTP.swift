@@ -37,9 +37,13 @@ public struct OAuthHTTP: Sendable {
         if var oauth = Self.oauthError(response) {
             // Some providers echo the request in error_description: never print a secret we sent.
             oauth.errorDescription = oauth.errorDescription.map { Self.redact($0, secretsIn: fields) }
-            throw KCAuthError(.provider, "\(what) failed: \(oauth.summary)", cause: oauth.errorDescription, oauthError: OAuthErrorCode(oauth.error))
+            var error = KCAuthError(.provider, "\(what) failed: \(oauth.summary)", cause: oauth.errorDescription, oauthError: OAuthErrorCode(oauth.error))
+            error.httpStatus = response.status
+            throw error
         }
-        throw KCAuthError(.network, "\(what) at \(url) answered HTTP \(response.status)")
+        var error = KCAuthError(.network, "\(what) at \(url) answered HTTP \(response.status)")
+        error.httpStatus = response.status
+        throw error
     }
 
     /// `: 'expires_in' is not a non-negative number of seconds`, from a decoding error that says
