@@ -97,7 +97,8 @@ import Testing
     @Test func aTokenGoesOnlyOverHTTPSOrToThisMachine() throws {
         func safe(_ text: String) throws -> Bool { try GitCredentialRequest(parsing: text).isSafeTransport }
         #expect(try safe("protocol=http\nhost=127.0.0.1:8080\n"))
-        #expect(try safe("protocol=http\nhost=localhost\n"))
+        #expect(try !safe("protocol=http\nhost=localhost\n"), "a name may resolve anywhere")
+        #expect(try !safe("protocol=http\nhost=127.evil.example.test\n"))
         #expect(try !safe("protocol=http\nhost=git.example.test\n"))
         #expect(try !safe("protocol=http\nhost=127.0.0.1.evil.test\n"))
         #expect(try !safe("protocol=ssh\nhost=git.example.test\n"))
@@ -110,6 +111,35 @@ import Testing
         let bearer = GitCredentialAnswer(username: "oauth2", token: "tok", expiresAt: nil, bearer: true).text
         #expect(bearer == "capability[]=authtype\nauthtype=Bearer\ncredential=tok\nephemeral=1\n")
         #expect(!GitCredentialAnswer.isLineSafe("a\nhost=evil") && !GitCredentialAnswer.isLineSafe(""))
+    }
+}
+
+@Suite struct CredentialTransportTests {
+    @Test(arguments: ["127.0.0.1", "127.255.255.254", "127.0.0.0", "::1", "[::1]", "0:0:0:0:0:0:0:1", "[0::1]", "0000:0::0001"])
+    func numericLoopbackAddressesAre(_ host: String) {
+        #expect(CredentialTransport.isLoopbackAddress(host))
+        #expect(CredentialTransport.allowsToken(scheme: "http", host: host))
+    }
+
+    @Test(arguments: ["localhost", "127.evil.example.test", "127.0.0.1.evil.test", "127.1", "127.0.0.01", "0177.0.0.1",
+                      "127.0.0.256", "127.0.0.+1", "128.0.0.1", "::", "::2", "1::", "1::1", ":::1", "::1::", "::+1",
+                      "::ffff:127.0.0.1", "0:0:0:0:0:0:0:0:1", "[::1", "", "12345::1"])
+    func everythingElseIsNot(_ host: String) {
+        #expect(!CredentialTransport.isLoopbackAddress(host))
+        #expect(!CredentialTransport.allowsToken(scheme: "http", host: host))
+        #expect(CredentialTransport.allowsToken(scheme: "https", host: host), "https goes anywhere a profile lists")
+    }
+
+    @Test func otherSchemesGetNothing() {
+        #expect(!CredentialTransport.allowsToken(scheme: "ssh", host: "127.0.0.1"))
+        #expect(!CredentialTransport.allowsToken(scheme: "", host: "127.0.0.1"))
+        #expect(CredentialTransport.allowsToken(scheme: "HTTPS", host: "git.example.test"))
+    }
+
+    @Test func dockerServerURLsSayTheirSchemeAndDefaultToHTTPS() {
+        #expect(DockerCredential.scheme(ofServerURL: "registry.example.test:5000") == "https")
+        #expect(DockerCredential.scheme(ofServerURL: "HTTP://registry.example.test/v2/") == "http")
+        #expect(DockerCredential.scheme(ofServerURL: "https://index.docker.io/v1/\n") == "https")
     }
 }
 
