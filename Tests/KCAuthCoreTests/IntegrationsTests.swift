@@ -79,6 +79,28 @@ import Testing
         #expect(indented.text == "users:\n  - name: kcauth-x\n    user:\n      token: new\n  - name: b\n    user: {}\nkind: Config\n")
     }
 
+    @Test func aJSONKubeconfigStaysJSONWithTheEntriesReplacedByName() throws {
+        let entry = KubeconfigEntry(profile: "work", cluster: "prod")
+        let old = #"{"kind":"Config","users":[{"name":"alice","user":{"token":"abc"}},{"name":"kcauth-work","user":{"token":"stale"}}],"contexts":null}"#
+        let once = try KubeconfigMerge.merged(entry, into: "\n " + old)
+        let doc = try #require(JSONValue.parse(Array(once.utf8)))
+        #expect(doc["users"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["alice", "kcauth-work"])
+        // Parsed objects come back with sorted keys: compare parsed with parsed.
+        func reparsed(_ value: JSONValue?) -> JSONValue? { value.flatMap { JSONValue.parse(Array($0.compact.utf8)) } }
+        #expect(doc["users"]?.arrayValue?.last == reparsed(entry.userObject) && !once.contains("stale"))
+        #expect(doc["contexts"]?.arrayValue?.first == reparsed(entry.contextObject))
+        #expect(try KubeconfigMerge.merged(entry, into: once) == once, "merging twice changes nothing")
+        #expect(throws: KCAuthError.self) { try KubeconfigMerge.merged(entry, into: "{\"users\": ") }
+        #expect(throws: KCAuthError.self) { try KubeconfigMerge.merged(entry, into: #"{"users": {"a": 1}}"#) }
+    }
+
+    @Test func aMissingOrBlankFileBecomesAYAMLKubeconfig() throws {
+        let entry = KubeconfigEntry(profile: "work")
+        for old in [nil, "", "\n"] as [String?] {
+            #expect(try KubeconfigMerge.merged(entry, into: old).hasPrefix("apiVersion: v1\nkind: Config\nusers:\n- name: kcauth-work\n"))
+        }
+    }
+
     @Test func aFlowStyleListIsRefusedNotGuessed() {
         var editor = KubeconfigEditor(text: "users: [{name: a, user: {}}]\n")
         #expect(throws: KCAuthError.self) { try editor.upsert(section: "users", name: "b", item: ["- name: b"]) }
