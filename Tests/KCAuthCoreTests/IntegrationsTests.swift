@@ -212,6 +212,12 @@ import Testing
         #expect(try ExecVariable(parsing: "_x1=id") == ExecVariable(name: "_x1", value: .id))
         for bad in ["", "1A", "A-B", "A=", "A=refresh", "Ä"] {
             #expect(throws: KCAuthError.self, "\(bad)") { try ExecVariable(parsing: bad) }
+        }    }
+
+    @Test func envRefusesVariablesThatChangeHowTheCommandRuns() throws {
+        for name in ["PATH", "PATH=id", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "IFS"] {
+            #expect(throws: KCAuthError.self, "\(name)") { try ExecVariable(parsing: name) }
         }
+        #expect(try ExecVariable(parsing: "MY_PATH").name == "MY_PATH", "only the exact names and the LD_ family")
     }
 }
