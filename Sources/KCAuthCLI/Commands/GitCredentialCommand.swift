@@ -25,8 +25,8 @@ enum GitCredentialCommand: Command {
         options: [HelperProfiles.helperProfileOption],
         positionals: ["ACTION"],
         examples: [
-            "git config --global credential.https://git.example.com.helper kcauth",
-            "git config --global credential.https://git.example.com.helper '!kcauth git-credential --profile work'",
+            // For one URL: a helper for every URL would be asked by every server git talks to.
+            "git config credential.https://git.example.com.helper kcauth",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
