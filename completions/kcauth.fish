@@ -160,10 +160,10 @@ complete -c kcauth -n '__kcauth_using kubeconfig' -l access-token -d 'Send the a
 complete -c kcauth -n '__kcauth_using kubeconfig' -l merge -r -F -d 'Add the entries to this kubeconfig (backup in FILE.bak)'
 complete -c kcauth -n '__kcauth_using kubeconfig' -s h -l help -d 'Show help for this command'
 
-complete -c kcauth -n '__kcauth_using git-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer with this profile, whatever the host (else the profile whose hosts setting lists it)'
+complete -c kcauth -n '__kcauth_using git-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer only with this profile, and only for the hosts it lists'
 complete -c kcauth -n '__kcauth_using git-credential' -s h -l help -d 'Show help for this command'
 
-complete -c kcauth -n '__kcauth_using docker-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer with this profile, whatever the host (else the profile whose hosts setting lists it)'
+complete -c kcauth -n '__kcauth_using docker-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer only with this profile, and only for the hosts it lists'
 complete -c kcauth -n '__kcauth_using docker-credential' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using doctor' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'

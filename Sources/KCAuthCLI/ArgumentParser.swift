@@ -85,6 +85,9 @@ public enum ArgumentParser {
                 let name = String(body.prefix { $0 != "=" })
                 let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
                 guard let option = spec.option(long: name) else {
+                    if name == "profile", let value = inline ?? (i + 1 < args.count ? args[i + 1] : nil) {
+                        throw noProfile(spec, value: value)
+                    }
                     throw usage("unknown option '--\(name)' for `kcauth \(spec.name)`",
                                 suggestion: Suggest.closest(to: "--" + name, in: spec.options.map { "--" + $0.long }),
                                 or: "see `kcauth \(spec.name) --help`")
@@ -112,6 +115,18 @@ public enum ArgumentParser {
         guard spec.positionals.isEmpty, spec.option(long: "profile") != nil, !profileGiven,
               ProfileName.isValid(word) else { return nil }
         return "--profile \(word)"
+    }
+
+    /// `kcauth use --profile kc`, `kcauth setup-client --profile kc`: a command that works on
+    /// no profile, given one. The person most likely means to pick that profile, which is
+    /// `kcauth use NAME` (or NAME as the argument of a command that takes a profile's name).
+    static func noProfile(_ spec: CommandSpec, value: String) -> KCAuthError {
+        let shown = ProfileName.isValid(value) ? value : Shell.quote(value)
+        if spec.arguments == .profiles {
+            return usage("`kcauth \(spec.name)` takes no --profile", suggestion: "kcauth \(spec.name) \(shown)")
+        }
+        return usage("`kcauth \(spec.name)` takes no --profile: it uses no profile",
+                     or: "to make '\(Sanitize.oneLine(value, limit: 64))' the default profile, run `kcauth use \(shown)`")
     }
 
     static func usage(_ message: String, suggestion: String? = nil, or fallback: String? = nil) -> KCAuthError {

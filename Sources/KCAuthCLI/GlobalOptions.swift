@@ -51,9 +51,8 @@ struct GlobalOptions: Sendable, Equatable {
         for (long, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let option = spec.option(long: long) else {
                 // `kcauth --profile work use`: use takes the profile as its argument.
-                let hint = spec.arguments == .profiles ? "kcauth \(spec.name) \(value)" : nil
-                throw ArgumentParser.usage("`kcauth \(spec.name)` takes no --\(long)", suggestion: hint,
-                                           or: "see `kcauth \(spec.name) --help`")
+                if long == "profile" { throw ArgumentParser.noProfile(spec, value: value) }
+                throw ArgumentParser.usage("`kcauth \(spec.name)` takes no --\(long)", or: "see `kcauth \(spec.name) --help`")
             }
             if let choices = option.choices, !choices.contains(value) {
                 throw ArgumentParser.usage("invalid value '\(value)' for --\(long): use one of \(choices.joined(separator: ", "))")

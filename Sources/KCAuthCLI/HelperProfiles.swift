@@ -13,13 +13,36 @@ struct HelperProfiles {
         })
     }
 
-    /// `--profile` wins (the helper is configured for one host in git's config); otherwise the
-    /// first profile whose `hosts` lists the server. `$KCAUTH_PROFILE` is deliberately not
-    /// used: a variable set in a shell must not send a token to every server git talks to.
-    func profile(for host: CredentialHost, explicit: ParsedCommand, _ services: Services) throws -> ResolvedProfile? {
-        let name = explicit.value(Self.helperProfileOption)
-            ?? HostRouting.profile(for: host, among: profiles.map { ($0.name, $0.settings.hosts ?? []) })
+    /// The profile the person picked: `--profile`, else `$KCAUTH_PROFILE` (as for every other
+    /// command); nil when neither is set, and then the `hosts` settings choose.
+    static func picked(_ command: ParsedCommand, _ services: Services) -> String? {
+        if let flag = command.value(helperProfileOption) { return flag }
+        if let variable = services.environment["KCAUTH_PROFILE"], !variable.isEmpty { return variable }
+        return nil
+    }
+
+    /// The profile whose token `host` may have: the picked one if its `hosts` lists the host,
+    /// else (nothing picked) the first profile that lists it. Picking a profile narrows the
+    /// choice and never widens it: a helper string applies to every server git or docker talk
+    /// to (a submodule, a redirect), and a token must reach only the servers its profile names.
+    func profile(for host: CredentialHost, _ command: ParsedCommand, _ services: Services) throws -> ResolvedProfile? {
+        let name: String?
+        if let picked = Self.picked(command, services) {
+            name = lists(picked, host) ? picked : nil
+        } else {
+            name = HostRouting.profile(for: host, among: profiles.map { ($0.name, $0.settings.hosts ?? []) })
+        }
         return try name.map { try services.context.resolve(SettingsFlags(profile: $0)) }
+    }
+
+    /// The profiles the helpers answer for: the picked one, or all of them.
+    func candidates(_ command: ParsedCommand, _ services: Services) -> [(name: String, settings: ProfileSettings)] {
+        guard let picked = Self.picked(command, services) else { return profiles }
+        return profiles.filter { $0.name == picked }
+    }
+
+    func lists(_ profile: String, _ host: CredentialHost) -> Bool {
+        profiles.first { $0.name == profile }?.settings.hosts?.contains { host.isServed(by: $0) } ?? false
     }
 
     /// The user name git or docker are given for a profile: the setting, else `oauth2`.
@@ -27,8 +50,8 @@ struct HelperProfiles {
         profiles.first { $0.name == profile }?.settings.username ?? IntegrationSettings.defaultUsername
     }
 
-    /// Not `CommandTable.profile`: no `$KCAUTH_PROFILE`, no default (see `profile(for:)`).
+    /// Not `CommandTable.profile`: no default; the variable is read by `picked`.
     static let helperProfileOption = OptionSpec("profile", value: "NAME",
-                                                help: "Answer with this profile, whatever the host (else the profile whose hosts setting lists it)",
-                                                completes: .profiles)
+                                                help: "Answer only with this profile, and only for the hosts it lists",
+                                                environment: "KCAUTH_PROFILE", completes: .profiles)
 }

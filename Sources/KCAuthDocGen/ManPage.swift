@@ -17,7 +17,9 @@ public enum ManPage {
         .ad l
 
         """
-        out += section("NAME", [.text("kcauth - " + ManPageText.name)])
+        // The helper names too: `man git-credential-kcauth` and whatis(1) find this page.
+        let names = (["kcauth"] + ProgramName.helpers.map(\.program)).joined(separator: ", ")
+        out += section("NAME", [.text(names + " - " + ManPageText.name)])
         out += synopsis()
         out += section("DESCRIPTION", ManPageText.description)
         out += section("OPTIONS", [.text("Before a command name, kcauth accepts:")] + CommandTable.topLevelOptions.map(item)
@@ -69,8 +71,15 @@ public enum ManPage {
         var out = ".SH SYNOPSIS\n"
         let lines = [Roff.bold("kcauth") + " {" + Roff.bold("--help") + " | " + Roff.bold("--version") + "}"]
             + CommandTable.commands.map { usageLine($0) }
+            + ProgramName.helpers.compactMap { helper in CommandTable.commands.first { $0.name == helper.command }.map { helperLine(helper.program, $0) } }
         out += lines.joined(separator: "\n.br\n") + "\n"
         return out
+    }
+
+    /// `git-credential-kcauth {get|store|erase} [flags]`: the command under its helper name.
+    static func helperLine(_ program: String, _ spec: CommandSpec) -> String {
+        let words = [Roff.bold(program)] + spec.usage.split(separator: " ").map { usageWord(String($0)) }
+        return Roff.wrap(words).map(Roff.guarded).joined(separator: "\n")
     }
 
     static func usageLine(_ spec: CommandSpec) -> String {

@@ -6,7 +6,7 @@
 enum ManPageText {
     /// The page's date. Fixed rather than today's, so that regenerating an unchanged page
     /// changes nothing; bump it when the page's content changes.
-    static let date = "2026-11-21"
+    static let date = "2026-11-25"
 
     static let name = "sign in to Keycloak and OpenID Connect providers and print access tokens"
 
@@ -139,6 +139,11 @@ enum ManPageText {
         `~/.cache/kcauth/`. The empty file stays; the kernel releases the lock when a process \
         ends.
         """),
+        .item("`PREFIX/bin/git-credential-kcauth`, `PREFIX/bin/docker-credential-kcauth`", """
+        Symbolic links to kcauth under the names git and docker run credential helpers by \
+        (`credential.helper = kcauth`, `"credHelpers": {"REGISTRY": "kcauth"}`): run under \
+        them, kcauth is `kcauth git-credential` and `kcauth docker-credential`.
+        """),
         .item("`PREFIX/libexec/kcauth/kcauth-full` (Debian: `/usr/libexec/kcauth/kcauth-full`)", """
         The full program. `kcauth` itself is a small static program that answers a warm-cache \
         `kcauth token` and runs `kcauth-full` with the same arguments and environment for \
@@ -168,13 +173,17 @@ enum ManPageText {
         certificates, or those of --ca-file); there is no option to turn that off, and plain \
         http is accepted only for a loopback issuer (127.0.0.0/8, ::1, localhost). The browser \
         gets the authorization request (client id, redirect URI, scope, PKCE challenge, state \
-        and nonce) and never a token, except that `kcauth logout --browser` passes the ID token \
-        as `id_token_hint`, so it reaches the browser's command line and history. kcauth puts \
+        and nonce) and never a token. `kcauth logout --browser` sends the ID token to the \
+        provider's end-session endpoint as `id_token_hint`, but not on a command line: the \
+        browser is started at a one-shot local address (`http://127.0.0.1:PORT/start/...`) that \
+        redirects it to the provider, so the token is in the browser's history, never in a \
+        process's arguments. kcauth puts \
         no token in a command line, an error message or the environment of a process it starts \
         on its own (only `kcauth exec` puts one in its COMMAND's environment, because you ask it \
         to), and the browser launcher's output goes to standard error. The git and docker \
-        helpers hand a token only to the servers a profile's `hosts` lists (git: over https, or \
-        http to this machine).
+        helpers hand a token only to the servers a profile's `hosts` lists, also when --profile \
+        or KCAUTH_PROFILE picks the profile, and only over https, or over plain http to a \
+        numeric loopback address (127.0.0.0/8, ::1; not a name such as localhost).
         """),
         .text("""
         RFC 8252 (OAuth 2.0 for native apps). kcauth is a public client: it has no client \

@@ -8,6 +8,7 @@ import KCAuthCore
 /// SIGTERM from a supervisor) reaches it directly, and its exit status is the status the caller
 /// sees, with no relay that could lose either.
 public enum ProcessReplacement {
+    /// Throws `CommandStartFailure` when no candidate could be run.
     public static func exec(_ arguments: [String], environment: [String: String]) throws -> Never {
         precondition(!arguments.isEmpty)
         // Dispositions set to "ignore" and blocked signals survive exec: hand the command the
@@ -25,7 +26,9 @@ public enum ProcessReplacement {
             // As execvp(3): a later PATH entry may still hold a runnable file.
             if errno != ENOENT && errno != ENOTDIR { reason = errno }
         }
-        throw KCAuthError(.usage, "cannot run '\(Sanitize.oneLine(arguments[0], limit: 200))': \(String(cString: strerror(reason)))")
+        let error = KCAuthError(.usage, "cannot run '\(Sanitize.oneLine(arguments[0], limit: 200))': \(String(cString: strerror(reason)))",
+                                hint: reason == ENOENT ? "check the command's name and PATH" : "check that it is an executable file you may run")
+        throw CommandStartFailure(error, status: reason == ENOENT ? CommandStartFailure.notFound : CommandStartFailure.cannotRun)
     }
 
     /// A name with a slash is a path; otherwise each directory of PATH, in order.

@@ -23,6 +23,9 @@ def test_a_profile_before_the_command_is_the_commands_profile(provider, keyring,
     (["TOKEN"], "error: unknown command 'TOKEN'; did you mean 'token'?\n"),
     (["-v"], "error: unknown option '-v'; did you mean '--version'?\n"),
     (["--profile", "work", "use"], "error: `kcauth use` takes no --profile; did you mean 'kcauth use work'?\n"),
+    (["use", "--profile", "work"], "error: `kcauth use` takes no --profile; did you mean 'kcauth use work'?\n"),
+    (["setup-client", "--profile", "work"],
+     "error: `kcauth setup-client` takes no --profile: it uses no profile; to make 'work' the default profile, run `kcauth use work`\n"),
 ])
 def test_a_mistake_gets_a_correction_and_changes_nothing(provider, keyring, kcauth, args, stderr):
     r = kcauth("--profile", "work", "login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")

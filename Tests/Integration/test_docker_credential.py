@@ -78,3 +78,36 @@ def test_docker_pull_sends_the_token_from_docker_credential_kcauth(tmp_path, pro
     assert pulls[0] == {"username": "oauth2", "password": token, "serveraddress": "registry.example.test"}
     assert other.returncode == 0, other
     assert not pulls[1] or not pulls[1].get("password"), "no helper for that registry: no credentials"
+
+
+def test_plain_http_only_to_a_numeric_loopback_registry(provider, keyring, kcauth):
+    login(kcauth, provider)
+    set_setting(kcauth, "hosts", "registry.example.test 127.evil.example.test 127.0.0.1:5000 [::1]:5000")
+    token = kcauth("token").stdout.strip()
+    for refused in ("http://registry.example.test", "http://registry.example.test/v2/", "HTTP://registry.example.test",
+                    "http://127.evil.example.test", "ftp://registry.example.test"):
+        r = helper(kcauth, "get", refused)
+        assert r.returncode == 1 and r.stdout == "credentials not found in native keychain\n", (refused, r)
+        assert token not in r.stderr and r.stderr.count("\n") == 1, r
+    for allowed in ("http://127.0.0.1:5000", "http://[::1]:5000/v2/", "https://registry.example.test", "registry.example.test"):
+        r = helper(kcauth, "get", allowed)
+        assert r.returncode == 0 and json.loads(r.stdout)["Secret"] == token, (allowed, r)
+
+
+def test_a_picked_profile_answers_only_for_the_registries_it_lists(provider, keyring, kcauth):
+    login(kcauth, provider)
+    login(kcauth, provider, "--profile", "ci")
+    set_setting(kcauth, "hosts", "registry.example.test other.example.test")
+    set_setting(kcauth, "hosts", "registry.example.test", profile="ci")
+    set_setting(kcauth, "username", "robot", profile="ci")
+
+    for how in (["--profile", "ci"], []):
+        env = {**kcauth.env, **({} if how else {"KCAUTH_PROFILE": "ci"})}
+        run = lambda action, stdin="": subprocess.run([str(BINARY), "docker-credential", action, *how], env=env,
+                                                      capture_output=True, text=True, input=stdin, timeout=30)
+        assert json.loads(run("get", "registry.example.test").stdout)["Username"] == "robot", how
+        foreign = run("get", "other.example.test")
+        assert foreign.returncode == 1 and foreign.stdout == "credentials not found in native keychain\n", (how, foreign)
+        assert "profile 'ci' does not list 'other.example.test'" in foreign.stderr
+        assert json.loads(run("list").stdout) == {"registry.example.test": "robot"}, how
+    assert json.loads(helper(kcauth, "get", "other.example.test").stdout)["Username"] == "oauth2", "the hosts mapping without either"

@@ -128,3 +128,63 @@ def test_readme_gives_the_test_command_ci_runs():
     ci = (REPO / ".ci" / "run").read_text()
     assert "make test" in readme.split("## ")[0], "the test command is on README's first screen"
     assert re.search(r"^make test$", ci, re.M)
+
+
+def man_section(name):
+    heading = f'.SH "{name}"' if " " in name else f".SH {name}"
+    return MAN.split(heading + "\n")[1].split("\n.SH ")[0]
+
+
+def helper_links():
+    """The names `make install` links to kcauth (Makefile HELPER_LINKS)."""
+    makefile = (REPO / "Makefile").read_text()
+    return re.search(r"^HELPER_LINKS = (.*)$", makefile, re.M).group(1).split()
+
+
+@pytest.mark.parametrize("section", ["NAME", "SYNOPSIS", "FILES"])
+def test_the_man_page_names_the_helper_programs_it_installs(section):
+    # `man git-credential-kcauth` and whatis find the page only through NAME; SYNOPSIS and
+    # FILES say how the installed names are run.
+    text = man_section(section).replace("\\-", "-")
+    for helper in helper_links():
+        assert helper in text, f"man page {section} does not mention {helper}"
+
+
+def sentences(text):
+    flat = re.sub(r"\s+", " ", re.sub(r"^\.\S+ ?", "", text.replace("\\-", "-").replace("\\fB", "").replace("\\fR", ""), flags=re.M))
+    return re.split(r"(?<=[.;])\s", flat)
+
+
+@pytest.mark.parametrize("doc", DOCS + [REPO / "man" / "kcauth.1"], ids=lambda p: p.name)
+def test_no_doc_says_a_token_goes_on_a_command_line(doc):
+    # logout --browser starts the browser at a one-shot local address, so the ID token is never
+    # in a process's arguments; a sentence saying otherwise is out of date.
+    for sentence in sentences(doc.read_text()):
+        if ("id_token_hint" in sentence or "ID token" in sentence) and "command line" in sentence:
+            assert re.search(r"\b(not|never|no)\b.{0,30}command line", sentence), f"{doc.name}: {sentence!r}"
+
+
+def help_texts():
+    return {c: run("help", c).stdout for c in ("git-credential", "docker-credential")}
+
+
+@pytest.mark.parametrize("source", ["help"] + [p.name for p in DOCS] + ["kcauth.1"])
+def test_credential_helper_examples_are_scoped_to_one_url(source):
+    # A helper for every URL hands its answer to any server git talks to: examples configure
+    # `credential.<URL>.helper`, never the bare `credential.helper`.
+    if source == "help":
+        text = "\n".join(help_texts().values())
+    elif source == "kcauth.1":
+        text = MAN.replace("\\-", "-")
+    else:
+        text = (REPO / ("README.md" if source == "README.md" else f"docs/{source}")).read_text()
+    assert not re.search(r"git config\s+(?:--\w+\s+)*credential\.helper\b", text), source
+
+
+@pytest.mark.parametrize("doc", DOCS + [REPO / "man" / "kcauth.1"], ids=lambda p: p.name)
+def test_no_doc_lets_a_helper_send_a_token_over_http_to_a_name(doc):
+    # The helpers' loopback is numeric (127.0.0.0/8, ::1): a sentence about where a token goes
+    # over http must not list localhost as "this machine" (an issuer is another rule).
+    for sentence in sentences(doc.read_text()):
+        if "token" in sentence and re.search(r"\bhttp\b", sentence) and "localhost" in sentence and "issuer" not in sentence:
+            assert re.search(r"\b(not|never)\b[^.]*localhost", sentence), f"{doc.name}: {sentence!r}"

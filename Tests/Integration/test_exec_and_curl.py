@@ -80,8 +80,30 @@ def test_usage_errors(provider, keyring, kcauth):
     login(kcauth, provider)
     r = kcauth("exec")
     assert r.returncode == 2 and "exec needs a command" in r.stderr
-    r = kcauth("exec", "--", "/nonexistent/program")
-    assert r.returncode == 2 and "cannot run '/nonexistent/program'" in r.stderr
+
+
+
+def test_a_command_that_cannot_start_exits_127_or_126_like_env(provider, keyring, kcauth, tmp_path):
+    login(kcauth, provider)
+    for missing in ("/nonexistent/program", "no-such-command-kcauth-test"):
+        r = kcauth("exec", "--", missing)
+        assert r.returncode == 127 and r.stdout == "" and r.stderr.count("\n") == 1, r
+        assert f"cannot run '{missing}'" in r.stderr
+        assert subprocess.run(["env", missing], capture_output=True).returncode == 127, "what env does"
+    not_executable = tmp_path / "script"
+    not_executable.write_text("#!/bin/sh\nexit 0\n")
+    r = kcauth("exec", "--", str(not_executable))
+    assert r.returncode == 126 and r.stderr.count("\n") == 1, r
+    assert subprocess.run(["env", str(not_executable)], capture_output=True).returncode == 126
+
+
+def test_env_refuses_names_that_change_how_the_command_runs(provider, keyring, kcauth):
+    login(kcauth, provider)
+    for name in ("PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "IFS", "PATH=id"):
+        r = kcauth("exec", "--env", name, "--", "true")
+        assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, (name, r)
+        assert "changes how COMMAND runs" in r.stderr, r
+    assert len(provider.token_requests("refresh_token")) == 0
 
 
 def test_curl_reads_the_header_from_stdin_and_the_token_is_in_no_argv(provider, keyring, kcauth):

@@ -53,6 +53,7 @@ def test_git_clones_with_the_helper_found_by_its_name_for_a_listed_host(tmp_path
 def test_the_helper_string_with_a_profile_and_a_configured_username(tmp_path, provider, keyring, kcauth, git_server):
     login(kcauth, provider, "--profile", "work")
     set_setting(kcauth, "username", "alice-token", profile="work")
+    set_setting(kcauth, "hosts", f"127.0.0.1:{git_server.port}", profile="work")
     env = git_env(kcauth, tmp_path, "!kcauth git-credential --profile work")
 
     r = clone(env, f"http://127.0.0.1:{git_server.port}/project.git", tmp_path / "clone")
@@ -141,3 +142,62 @@ def test_not_logged_in_exits_4_with_the_hint_and_prints_nothing(keyring, kcauth)
     set_setting(kcauth, "hosts", "git.example.test")
     r = run_helper(kcauth, "protocol=https\nhost=git.example.test\n\n", "get")
     assert r.returncode == 4 and r.stdout == "" and "kcauth login" in r.stderr
+
+
+def test_a_picked_profile_answers_only_the_hosts_it_lists_even_with_a_helper_for_every_url(tmp_path, provider, keyring, kcauth,
+                                                                                          git_server):
+    # The old help's own example applies to every URL: a clone (or a submodule, a redirect) to a
+    # server the profile does not list must not collect its token.
+    login(kcauth, provider, "--profile", "work")
+    set_setting(kcauth, "hosts", "git.example.test", profile="work")
+    env = git_env(kcauth, tmp_path, "!kcauth git-credential --profile work")
+
+    r = clone(env, f"http://127.0.0.1:{git_server.port}/project.git", tmp_path / "clone")
+    assert r.returncode != 0 and "could not read Username" in r.stderr, r
+    assert all(user is None for _, _, user, _ in git_server.requests), "no token reached the unlisted server"
+
+    foreign = run_helper(kcauth, "protocol=https\nhost=other.example.test\n\n", "get", "--profile", "work")
+    assert (foreign.returncode, foreign.stdout, foreign.stderr) == (0, "", ""), foreign
+    listed = run_helper(kcauth, "protocol=https\nhost=git.example.test\n\n", "get", "--profile", "work")
+    assert listed.returncode == 0 and listed.stdout.startswith("username=oauth2\npassword="), listed
+
+
+def test_kcauth_profile_picks_the_profile_and_the_hosts_mapping_applies_without_it(provider, keyring, kcauth):
+    login(kcauth, provider)
+    login(kcauth, provider, "--profile", "work")
+    set_setting(kcauth, "hosts", "git.example.test")
+    set_setting(kcauth, "hosts", "git.example.test other.example.test", profile="work")
+    set_setting(kcauth, "username", "worker", profile="work")
+    request = "protocol=https\nhost=git.example.test\n\n"
+
+    assert run_helper(kcauth, request, "get").stdout.startswith("username=oauth2\n"), "the first profile listing it"
+    picked = subprocess.run([str(BINARY), "git-credential", "get"], env={**kcauth.env, "KCAUTH_PROFILE": "work"},
+                            capture_output=True, text=True, input=request, timeout=30)
+    assert picked.returncode == 0 and picked.stdout.startswith("username=worker\n"), picked
+
+    # The picked profile must still list the host: the variable narrows, it never widens.
+    set_setting(kcauth, "hosts", "other.example.test", profile="work")
+    unlisted = subprocess.run([str(BINARY), "git-credential", "get"], env={**kcauth.env, "KCAUTH_PROFILE": "work"},
+                              capture_output=True, text=True, input=request, timeout=30)
+    assert (unlisted.returncode, unlisted.stdout) == (0, ""), unlisted
+
+
+@pytest.mark.parametrize("host", ["127.evil.example.test", "127.0.0.1.evil.example.test", "localhost", "127.1", "0177.0.0.1",
+                                  "[::ffff:127.0.0.1]"])
+def test_plain_http_only_to_a_numeric_loopback_address(provider, keyring, kcauth, host):
+    login(kcauth, provider)
+    set_setting(kcauth, "hosts", f"{host} 127.0.0.1 [::1]")
+    r = run_helper(kcauth, f"protocol=http\nhost={host}\n\n", "get")
+    assert (r.returncode, r.stdout) == (0, ""), (host, r)
+    for loopback in ("127.0.0.1", "[::1]"):
+        ok = run_helper(kcauth, f"protocol=http\nhost={loopback}\n\n", "get")
+        assert ok.stdout.startswith("username=oauth2\n"), (loopback, ok)
+
+
+def test_a_bad_username_from_git_is_named_as_gits_input(provider, keyring, kcauth):
+    login(kcauth, provider)
+    set_setting(kcauth, "hosts", "git.example.test")
+    r = run_helper(kcauth, "protocol=https\nhost=git.example.test\nusername=a\x1bb\n\n", "get")
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r
+    assert "username in git's credential request" in r.stderr and "provider" not in r.stderr, r
+    assert len(provider.token_requests("refresh_token")) == 0

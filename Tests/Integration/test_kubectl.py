@@ -7,12 +7,13 @@ import os
 import shutil
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from helpers import helper_bin, login
-from kcauth import REPO
+from kcauth import BINARY, REPO
 from stubservers import KubeAPIStub, TokenCheck
 from tlsserver import PrivateCA
 
@@ -155,3 +156,94 @@ def test_exec_credential_answers_the_version_kubectl_asks_for(provider, keyring,
     assert bad.returncode == 2 and bad.stdout == "" and "v2" in bad.stderr
     junk = kcauth("token", "-o", "exec-credential", env={"KUBERNETES_EXEC_INFO": "{not json"})
     assert junk.returncode == 2 and "is not a JSON object" in junk.stderr
+
+
+def config_view(config, *args):
+    """What kubectl itself reads from the file."""
+    r = subprocess.run([new_kubectl(), "config", "view", "-o", "json", *args], env={"PATH": os.environ["PATH"], "KUBECONFIG": str(config)},
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r
+    return json.loads(r.stdout)
+
+
+def test_a_symlinked_kubeconfig_is_written_through_the_link(tmp_path, kcauth, api):
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    target = kubeconfig(tmp_path, api).rename(dotfiles / "kubeconfig")
+    link = tmp_path / "kube-config"
+    link.symlink_to(target)
+
+    r = kcauth("kubeconfig", "--cluster", "stub", "--merge", str(link))
+    assert r.returncode == 0, r
+    assert link.is_symlink() and link.resolve() == target, "the link is kept"
+    assert "name: kcauth-default" in target.read_text() and "name: someone-else" in target.read_text()
+    assert {u["name"] for u in config_view(link)["users"]} == {"someone-else", "kcauth-default"}
+    assert not Path(str(link) + ".lock").exists()
+
+
+def test_eight_concurrent_merges_keep_all_eight_entries(tmp_path, kcauth, api):
+    config = kubeconfig(tmp_path, api)
+    procs = [subprocess.Popen([str(BINARY), "kubeconfig", "--profile", f"p{i}", "--cluster", "stub", "--merge", str(config)],
+                              env=kcauth.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(8)]
+    results = [(p.wait(timeout=60), p.stderr.read()) for p in procs]
+    assert all(code == 0 for code, _ in results), results
+    view = config_view(config)
+    assert {u["name"] for u in view["users"]} == {"someone-else"} | {f"kcauth-p{i}" for i in range(8)}
+    assert {c["name"] for c in view["contexts"]} == {f"stub-p{i}" for i in range(8)}
+    assert not Path(str(config) + ".lock").exists()
+
+
+def test_the_merge_waits_for_kubectls_lock_file(tmp_path, kcauth, api):
+    # client-go locks FILE by creating FILE.lock exclusively and removes it when done.
+    config = kubeconfig(tmp_path, api)
+    lock = Path(str(config) + ".lock")
+    lock.write_text("")
+    merge = subprocess.Popen([str(BINARY), "kubeconfig", "--merge", str(config)], env=kcauth.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    assert merge.poll() is None, "waits while another writer holds the lock"
+    assert "kcauth-default" not in config.read_text()
+    lock.unlink()
+    assert merge.wait(timeout=30) == 0, merge.stderr.read()
+    assert "name: kcauth-default" in config.read_text()
+    assert not lock.exists()
+
+
+def test_a_json_kubeconfig_stays_json_that_kubectl_reads(tmp_path, kcauth, api):
+    config = tmp_path / "kubeconfig.json"
+    config.write_text(json.dumps({
+        "apiVersion": "v1", "kind": "Config", "current-context": "",
+        "clusters": [{"name": "stub", "cluster": {"server": f"https://127.0.0.1:{api.port}",
+                                                  "certificate-authority": str(api.ca.ca_pem)}}],
+        "users": [{"name": "someone-else", "user": {"token": "not-ours"}}],
+    }, indent=2))
+    for _ in range(2):  # the second merge replaces the entries
+        r = kcauth("kubeconfig", "--cluster", "stub", "--merge", str(config))
+        assert r.returncode == 0, r
+    doc = json.loads(config.read_text())
+    assert [u["name"] for u in doc["users"]] == ["someone-else", "kcauth-default"]
+    assert doc["users"][1]["user"]["exec"]["args"] == ["token", "--profile", "default", "--id-token", "-o", "exec-credential"]
+    assert [c["name"] for c in doc["contexts"]] == ["stub-default"]
+    view = config_view(config)
+    assert {u["name"] for u in view["users"]} == {"someone-else", "kcauth-default"}
+    assert view["clusters"][0]["cluster"]["server"] == f"https://127.0.0.1:{api.port}"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "link-to-dev-zero", "huge"])
+def test_what_is_not_a_kubeconfig_file_is_refused_promptly(tmp_path, kcauth, kind):
+    path = tmp_path / "kube-config"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev-zero":
+        path = Path("/dev/zero")
+    elif kind == "link-to-dev-zero":
+        path.symlink_to("/dev/zero")
+    else:
+        with open(path, "wb") as f:
+            f.truncate(64 << 20)  # sparse: larger than any kubeconfig
+    start = time.monotonic()
+    r = kcauth("kubeconfig", "--merge", str(path), timeout=20)
+    assert time.monotonic() - start < 10
+    assert r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1, r
+    assert r.stderr.startswith("error: ") and str(path) in r.stderr
+    assert not Path(str(path) + ".lock").exists()

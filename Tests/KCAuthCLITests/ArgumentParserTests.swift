@@ -66,8 +66,14 @@ import KCAuthTestSupport
         (["setup-client", "kc"], "unexpected argument 'kc' for `kcauth setup-client`", "see `kcauth setup-client --help`"),
         // Global options: only for a command that takes them, and never without a command.
         (["--profile", "kc", "use"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
-        (["--profile", "kc", "setup-client"], "`kcauth setup-client` takes no --profile", "see `kcauth setup-client --help`"),
-        (["--profile", "kc", "help"], "`kcauth help` takes no --profile", "see `kcauth help --help`"),
+        (["--profile", "kc", "setup-client"], "`kcauth setup-client` takes no --profile: it uses no profile",
+         "to make 'kc' the default profile, run `kcauth use kc`"),
+        (["--profile", "kc", "help"], "`kcauth help` takes no --profile: it uses no profile", "to make 'kc' the default profile, run `kcauth use kc`"),
+        // The same after the command: a person who writes it means to pick that profile (issue 22 #6).
+        (["use", "--profile", "kc"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
+        (["use", "--profile=kc"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
+        (["setup-client", "--profile", "kc"], "`kcauth setup-client` takes no --profile: it uses no profile",
+         "to make 'kc' the default profile, run `kcauth use kc`"),
         (["--profile", "kc"], "a command must follow --profile kc", "see `kcauth help`"),
         (["--profile"], "option --profile needs a value (NAME)", nil),
         (["--profle", "kc", "token"], "unknown option '--profle'", "did you mean '--profile'?"),

@@ -79,6 +79,28 @@ import Testing
         #expect(indented.text == "users:\n  - name: kcauth-x\n    user:\n      token: new\n  - name: b\n    user: {}\nkind: Config\n")
     }
 
+    @Test func aJSONKubeconfigStaysJSONWithTheEntriesReplacedByName() throws {
+        let entry = KubeconfigEntry(profile: "work", cluster: "prod")
+        let old = #"{"kind":"Config","users":[{"name":"alice","user":{"token":"abc"}},{"name":"kcauth-work","user":{"token":"stale"}}],"contexts":null}"#
+        let once = try KubeconfigMerge.merged(entry, into: "\n " + old)
+        let doc = try #require(JSONValue.parse(Array(once.utf8)))
+        #expect(doc["users"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["alice", "kcauth-work"])
+        // Parsed objects come back with sorted keys: compare parsed with parsed.
+        func reparsed(_ value: JSONValue?) -> JSONValue? { value.flatMap { JSONValue.parse(Array($0.compact.utf8)) } }
+        #expect(doc["users"]?.arrayValue?.last == reparsed(entry.userObject) && !once.contains("stale"))
+        #expect(doc["contexts"]?.arrayValue?.first == reparsed(entry.contextObject))
+        #expect(try KubeconfigMerge.merged(entry, into: once) == once, "merging twice changes nothing")
+        #expect(throws: KCAuthError.self) { try KubeconfigMerge.merged(entry, into: "{\"users\": ") }
+        #expect(throws: KCAuthError.self) { try KubeconfigMerge.merged(entry, into: #"{"users": {"a": 1}}"#) }
+    }
+
+    @Test func aMissingOrBlankFileBecomesAYAMLKubeconfig() throws {
+        let entry = KubeconfigEntry(profile: "work")
+        for old in [nil, "", "\n"] as [String?] {
+            #expect(try KubeconfigMerge.merged(entry, into: old).hasPrefix("apiVersion: v1\nkind: Config\nusers:\n- name: kcauth-work\n"))
+        }
+    }
+
     @Test func aFlowStyleListIsRefusedNotGuessed() {
         var editor = KubeconfigEditor(text: "users: [{name: a, user: {}}]\n")
         #expect(throws: KCAuthError.self) { try editor.upsert(section: "users", name: "b", item: ["- name: b"]) }
@@ -97,7 +119,8 @@ import Testing
     @Test func aTokenGoesOnlyOverHTTPSOrToThisMachine() throws {
         func safe(_ text: String) throws -> Bool { try GitCredentialRequest(parsing: text).isSafeTransport }
         #expect(try safe("protocol=http\nhost=127.0.0.1:8080\n"))
-        #expect(try safe("protocol=http\nhost=localhost\n"))
+        #expect(try !safe("protocol=http\nhost=localhost\n"), "a name may resolve anywhere")
+        #expect(try !safe("protocol=http\nhost=127.evil.example.test\n"))
         #expect(try !safe("protocol=http\nhost=git.example.test\n"))
         #expect(try !safe("protocol=http\nhost=127.0.0.1.evil.test\n"))
         #expect(try !safe("protocol=ssh\nhost=git.example.test\n"))
@@ -110,6 +133,35 @@ import Testing
         let bearer = GitCredentialAnswer(username: "oauth2", token: "tok", expiresAt: nil, bearer: true).text
         #expect(bearer == "capability[]=authtype\nauthtype=Bearer\ncredential=tok\nephemeral=1\n")
         #expect(!GitCredentialAnswer.isLineSafe("a\nhost=evil") && !GitCredentialAnswer.isLineSafe(""))
+    }
+}
+
+@Suite struct CredentialTransportTests {
+    @Test(arguments: ["127.0.0.1", "127.255.255.254", "127.0.0.0", "::1", "[::1]", "0:0:0:0:0:0:0:1", "[0::1]", "0000:0::0001"])
+    func numericLoopbackAddressesAre(_ host: String) {
+        #expect(CredentialTransport.isLoopbackAddress(host))
+        #expect(CredentialTransport.allowsToken(scheme: "http", host: host))
+    }
+
+    @Test(arguments: ["localhost", "127.evil.example.test", "127.0.0.1.evil.test", "127.1", "127.0.0.01", "0177.0.0.1",
+                      "127.0.0.256", "127.0.0.+1", "128.0.0.1", "::", "::2", "1::", "1::1", ":::1", "::1::", "::+1",
+                      "::ffff:127.0.0.1", "0:0:0:0:0:0:0:0:1", "[::1", "", "12345::1"])
+    func everythingElseIsNot(_ host: String) {
+        #expect(!CredentialTransport.isLoopbackAddress(host))
+        #expect(!CredentialTransport.allowsToken(scheme: "http", host: host))
+        #expect(CredentialTransport.allowsToken(scheme: "https", host: host), "https goes anywhere a profile lists")
+    }
+
+    @Test func otherSchemesGetNothing() {
+        #expect(!CredentialTransport.allowsToken(scheme: "ssh", host: "127.0.0.1"))
+        #expect(!CredentialTransport.allowsToken(scheme: "", host: "127.0.0.1"))
+        #expect(CredentialTransport.allowsToken(scheme: "HTTPS", host: "git.example.test"))
+    }
+
+    @Test func dockerServerURLsSayTheirSchemeAndDefaultToHTTPS() {
+        #expect(DockerCredential.scheme(ofServerURL: "registry.example.test:5000") == "https")
+        #expect(DockerCredential.scheme(ofServerURL: "HTTP://registry.example.test/v2/") == "http")
+        #expect(DockerCredential.scheme(ofServerURL: "https://index.docker.io/v1/\n") == "https")
     }
 }
 
@@ -160,6 +212,12 @@ import Testing
         #expect(try ExecVariable(parsing: "_x1=id") == ExecVariable(name: "_x1", value: .id))
         for bad in ["", "1A", "A-B", "A=", "A=refresh", "Ä"] {
             #expect(throws: KCAuthError.self, "\(bad)") { try ExecVariable(parsing: bad) }
+        }    }
+
+    @Test func envRefusesVariablesThatChangeHowTheCommandRuns() throws {
+        for name in ["PATH", "PATH=id", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "IFS"] {
+            #expect(throws: KCAuthError.self, "\(name)") { try ExecVariable(parsing: name) }
         }
+        #expect(try ExecVariable(parsing: "MY_PATH").name == "MY_PATH", "only the exact names and the LD_ family")
     }
 }

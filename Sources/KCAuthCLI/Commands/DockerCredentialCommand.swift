@@ -10,12 +10,14 @@ enum DockerCredentialCommand: Command {
         Answers the docker credential-helper protocol with the access token of the profile whose \
         `hosts` setting lists the registry: docker runs it as `docker-credential-kcauth` \
         (installed next to kcauth) for `"credHelpers": {"registry.example.com": "kcauth"}` in \
-        ~/.docker/config.json. `get` reads the registry on stdin and prints its user name (the \
-        profile's `username` setting, default oauth2) and the token as the secret; a registry no \
-        profile lists is answered "credentials not found", as docker expects. `list` prints the \
-        registries of all profiles. kcauth is a read-only source: `store` (after `docker login`) \
-        keeps nothing, and `erase` (`docker logout`) only forgets the runtime copy of the token; \
-        the session itself ends with `kcauth logout`.
+        ~/.docker/config.json. --profile (or KCAUTH_PROFILE) picks the profile, and it still \
+        answers only for the registries that profile lists. `get` reads the registry on stdin and \
+        prints its user name (the profile's `username` setting, default oauth2) and the token as \
+        the secret; a registry no profile lists, or one named with http:// that is not 127.0.0.1 \
+        or ::1, is answered "credentials not found", as docker expects. `list` prints the \
+        registries of all profiles (of the picked one). kcauth is a read-only source: `store` \
+        (after `docker login`) keeps nothing, and `erase` (`docker logout`) only forgets the \
+        runtime copy of the token; the session itself ends with `kcauth logout`.
         """,
         usage: "{get|list|store|erase} [flags]",
         options: [HelperProfiles.helperProfileOption],
@@ -34,7 +36,7 @@ enum DockerCredentialCommand: Command {
         switch action {
         case "list":
             var entries: [(server: String, username: String)] = []
-            for (name, settings) in profiles.profiles {
+            for (name, settings) in profiles.candidates(command, services) {
                 for host in settings.hosts ?? [] where !entries.contains(where: { $0.server == host.description }) {
                     entries.append((host.description, profiles.username(of: name)))
                 }
@@ -42,11 +44,17 @@ enum DockerCredentialCommand: Command {
             services.console.out(DockerCredential.listAnswer(entries))
         case "get", "erase":
             let serverURL = DockerCredential.serverURL(fromInput: try StandardInput.read(limit: maxInput))
-            guard let host = DockerCredential.host(ofServerURL: serverURL),
-                  let profile = try profiles.profile(for: host, explicit: command, services) else {
-                guard action == "get" else { return }
-                services.console.out(DockerCredential.notFound + "\n")
-                throw KCAuthError(.configuration, "no kcauth profile lists '\(Sanitize.oneLine(serverURL, limit: 200))' in its hosts setting")
+            guard let host = DockerCredential.host(ofServerURL: serverURL) else {
+                return try notFound(action, services, "'\(Sanitize.oneLine(serverURL, limit: 200))' is not a registry name kcauth knows")
+            }
+            // As for git: a token over plain http only to a numeric loopback address.
+            guard CredentialTransport.allowsToken(scheme: DockerCredential.scheme(ofServerURL: serverURL), host: host.host) else {
+                return try notFound(action, services, "kcauth sends a token over http only to 127.0.0.1 or ::1, not to '\(host)'")
+            }
+            guard let profile = try profiles.profile(for: host, command, services) else {
+                let picked = HelperProfiles.picked(command, services)
+                return try notFound(action, services, picked.map { "profile '\(Sanitize.oneLine($0, limit: 64))' does not list '\(host)' in its hosts setting" }
+                                    ?? "no kcauth profile lists '\(host)' in its hosts setting")
             }
             if action == "erase" {
                 services.context.invalidateCachedToken(profile: profile.name)
@@ -63,6 +71,14 @@ enum DockerCredentialCommand: Command {
             throw KCAuthError(.usage, "unknown docker credential action '\(Sanitize.oneLine(action, limit: 40))'",
                               hint: "use get, list, store or erase")
         }
+    }
+
+    /// docker's "no credentials here": the exact text on stdout, status 1, and for a person
+    /// the reason on stderr. `erase` of something kcauth has nothing for is not an error.
+    private static func notFound(_ action: String, _ services: Services, _ reason: String) throws {
+        guard action == "get" else { return }
+        services.console.out(DockerCredential.notFound + "\n")
+        throw KCAuthError(.configuration, reason)
     }
 
     private static func freshToken(profile: ResolvedProfile, services: Services) throws -> IssuedToken {

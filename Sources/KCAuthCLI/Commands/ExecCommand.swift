@@ -11,7 +11,10 @@ enum ExecCommand: Command {
         variable \(ExecVariable.defaultName), or in the variables --env names: --env NAME for the \
         access token, --env NAME=id for the ID token; give --env more than once for several. \
         kcauth becomes COMMAND (like `env` and `exec`): signals reach it directly, and its exit \
-        status is kcauth's. With no session kcauth exits with status 4 before COMMAND starts. \
+        status is kcauth's. As with `env`, a COMMAND that is not found exits with status 127, \
+        one that cannot be run with 126. With no session kcauth exits with status 4 before \
+        COMMAND starts. --env refuses variables that change how COMMAND runs (PATH, LD_*, \
+        IFS, BASH_ENV and the like). \
         The token is in COMMAND's environment because you asked for it there: every process \
         COMMAND starts inherits it, and processes of your user can read it.
         """,
@@ -42,7 +45,13 @@ enum ExecCommand: Command {
             }
             for variable in variables where variable.value == kind { environment[variable.name] = value }
         }
-        try ProcessReplacement.exec(command.positionals, environment: environment)
+        do {
+            try ProcessReplacement.exec(command.positionals, environment: environment)
+        } catch let failure as CommandStartFailure {
+            // 127 or 126, as `env` gives: not one of kcauth's own statuses, so reported here.
+            services.console.err(ErrorPresenter.line(failure.error) + "\n")
+            throw ReportedFailure(status: ExitStatus(code: failure.status, meaning: "the command could not be started"))
+        }
     }
 
     private static func freshToken(profile: ResolvedProfile, minValid: Double, idToken: Bool, services: Services) throws -> IssuedToken {

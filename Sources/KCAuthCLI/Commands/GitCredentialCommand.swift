@@ -10,20 +10,23 @@ enum GitCredentialCommand: Command {
         Answers git's credential helper protocol with the profile's access token, so `git clone` \
         and `git push` over HTTPS sign in with the kcauth session. git runs it as \
         `git-credential-kcauth` (installed next to kcauth) for `credential.helper = kcauth`, or as \
-        `!kcauth git-credential --profile NAME`. Without --profile the profile is the one whose \
-        `hosts` setting lists the server; a server no profile lists gets no answer, and git asks \
-        its next helper. `get` prints the user name (the profile's `username` setting, default \
-        oauth2) and the token as the password, or an `Authorization: Bearer` credential when git \
-        (2.46 and later) says it takes one. The token goes only to https servers, or to http on \
-        this machine. `erase` (git reports the token was rejected) refreshes the token; `store` \
-        does nothing: the session is kept by `kcauth login`.
+        `!kcauth git-credential --profile NAME`; configure it for the server's URL \
+        (`credential.https://git.example.com.helper`), not for every URL. The token goes only to \
+        the servers a profile's `hosts` setting lists: the first profile that lists the server, \
+        or, with --profile (or KCAUTH_PROFILE), that profile if it lists the server. A server \
+        that gets no token gets no answer, and git asks its next helper. `get` prints the user \
+        name (the profile's `username` setting, default oauth2) and the token as the password, \
+        or an `Authorization: Bearer` credential when git (2.46 and later) says it takes one. The \
+        token goes only over https, or over http to 127.0.0.1 or ::1 (a numeric address: not a \
+        name such as localhost, which may resolve elsewhere). `erase` (git reports the token was \
+        rejected) refreshes the token; `store` does nothing: the session is kept by `kcauth login`.
         """,
         usage: "{get|store|erase} [flags]",
         options: [HelperProfiles.helperProfileOption],
         positionals: ["ACTION"],
         examples: [
+            // For one URL: a helper for every URL would be asked by every server git talks to.
             "git config credential.https://git.example.com.helper kcauth",
-            "git config credential.helper '!kcauth git-credential --profile work'",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
@@ -38,7 +41,7 @@ enum GitCredentialCommand: Command {
         let request = try GitCredentialRequest(parsing: StandardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true))
         guard request.isSafeTransport, let host = request.host else { return }
         let profiles = try HelperProfiles.load(services)
-        guard let profile = try profiles.profile(for: host, explicit: command, services) else { return }
+        guard let profile = try profiles.profile(for: host, command, services) else { return }
 
         if action == "erase" {
             // git erases the credential the server rejected: if it is the current token, get a
@@ -50,10 +53,17 @@ enum GitCredentialCommand: Command {
             _ = try freshToken(profile: profile, force: true, services: services)
             return
         }
+        // The user name git sent (from the URL) is git's input, not the provider's answer: a bad
+        // one is said to be that, before any token is fetched.
+        let sent = request.username.flatMap { $0.isEmpty ? nil : $0 }
+        if let sent, !GitCredentialAnswer.isLineSafe(sent) {
+            throw KCAuthError(.usage, "the username in git's credential request is not one line of printable characters",
+                              hint: "check the user name in the repository's URL")
+        }
         let token = try freshToken(profile: profile, force: false, services: services)
-        let username = request.username ?? profiles.username(of: profile.name)
-        guard GitCredentialAnswer.isLineSafe(token.accessToken), GitCredentialAnswer.isLineSafe(username) else {
-            throw KCAuthError(.invalidResponse, "the token or user name cannot go into git's credential protocol")
+        let username = sent ?? profiles.username(of: profile.name)
+        guard GitCredentialAnswer.isLineSafe(token.accessToken) else {
+            throw KCAuthError(.invalidResponse, "the provider's access token cannot go into git's credential protocol")
         }
         services.console.out(GitCredentialAnswer(username: username, token: token.accessToken, expiresAt: token.expiresAt,
                                                  bearer: request.acceptsAuthType).text)

@@ -13,7 +13,10 @@ enum KubeconfigCommand: Command {
         a token and caches the answer until the token expires. With --cluster, a context \
         CLUSTER-PROFILE pairs that user with a cluster already in the kubeconfig. With --merge \
         FILE the entries are added to FILE, or replace the ones of the same name, and the old \
-        file is kept as FILE.bak. When kubectl runs kcauth interactively and there is no \
+        file is kept as FILE.bak. The merge works as kubectl's own changes do: under kubectl's \
+        lock FILE.lock (waiting up to 10 seconds for another writer), through a symbolic link \
+        to its target, in the file's format (a JSON kubeconfig stays JSON); FILE must be a \
+        regular file of at most 16 MiB. When kubectl runs kcauth interactively and there is no \
         session, kcauth signs in first (messages on stderr); otherwise it exits with status 4. \
         Use --api-version v1beta1 for kubectl older than 1.22.
         """,
@@ -43,16 +46,8 @@ enum KubeconfigCommand: Command {
             services.console.out(entry.fragment)
             return
         }
-        let old = try AtomicFile.read(path)
-        var editor = KubeconfigEditor(text: old ?? "apiVersion: v1\nkind: Config\n")
-        try editor.upsert(section: "users", name: entry.userName, item: entry.userItem)
-        if let name = entry.contextName, let item = entry.contextItem {
-            try editor.upsert(section: "contexts", name: name, item: item)
-        }
-        // A kubeconfig holds cluster credentials: the backup is as private as the new file.
-        if let old { try AtomicFile.write(old, to: path + ".bak") }
-        try AtomicFile.write(editor.text, to: path)
+        let hadFile = try KubeconfigFile.update(path) { try KubeconfigMerge.merged(entry, into: $0) }
         services.console.err("Wrote user '\(entry.userName)'\(entry.contextName.map { " and context '\($0)'" } ?? "") to \(path)"
-                             + (old == nil ? ".\n" : " (previous file in \(path).bak).\n"))
+                             + (!hadFile ? ".\n" : " (previous file in \(path).bak).\n"))
     }
 }

@@ -36,10 +36,8 @@ public struct CredentialHost: Sendable, Equatable, CustomStringConvertible {
     public var description: String { port.map { "\(host):\($0)" } ?? host }
 
     /// Loopback is the one place a bearer token may travel over plain http (a local proxy or a
-    /// test server): nothing but this machine can read it there.
-    public var isLoopback: Bool {
-        host == "localhost" || host == "[::1]" || (host.hasPrefix("127.") && host.split(separator: ".").count == 4)
-    }
+    /// test server): a numeric 127.0.0.0/8 or ::1 address, never a name (`CredentialTransport`).
+    public var isLoopback: Bool { CredentialTransport.isLoopbackAddress(host) }
 
     /// A listed `host` serves every port of it; a listed `host:port` only that port.
     public func isServed(by listed: CredentialHost) -> Bool {

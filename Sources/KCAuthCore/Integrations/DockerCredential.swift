@@ -20,6 +20,14 @@ public enum DockerCredential {
         return CredentialHost(String(authority))
     }
 
+    /// The scheme the registry is reached with: the URL's own, else https, which docker uses
+    /// for a registry named without one (an "insecure registry" over http is named with it).
+    public static func scheme(ofServerURL raw: String) -> String {
+        let s = serverURL(fromInput: raw).lowercased()
+        guard let colon = s.firstIndex(of: ":"), s[colon...].hasPrefix("://") else { return "https" }
+        return String(s[..<colon])
+    }
+
     public static func getAnswer(serverURL: String, username: String, secret: String) -> String {
         JSONValue.fields([("ServerURL", .string(serverURL)), ("Username", .string(username)), ("Secret", .string(secret))]).compact + "\n"
     }

@@ -10,6 +10,15 @@ public struct ExecVariable: Sendable, Equatable {
 
     public static let defaultName = "KCAUTH_ACCESS_TOKEN"
 
+    /// Variables the dynamic loader, the C library or a shell act on before COMMAND's own code
+    /// runs: a token there would replace the command search path or name a library to load.
+    static let refusedNames: Set<String> = ["PATH", "IFS", "ENV", "BASH_ENV", "SHELLOPTS", "BASHOPTS", "GCONV_PATH", "HOSTALIASES",
+                                            "LOCALDOMAIN", "RES_OPTIONS", "TMPDIR", "NLSPATH"]
+
+    static func changesHowTheChildRuns(_ name: String) -> Bool {
+        refusedNames.contains(name) || name.hasPrefix("LD_") || name.hasPrefix("MALLOC_") || name.hasPrefix("GLIBC_")
+    }
+
     public init(name: String, value: Value) {
         self.name = name
         self.value = value
@@ -24,6 +33,10 @@ public struct ExecVariable: Sendable, Equatable {
               name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
         else {
             throw KCAuthError(.usage, "--env takes a variable name (letters, digits, '_'), not '\(Sanitize.oneLine(spec, limit: 80))'")
+        }
+        guard !Self.changesHowTheChildRuns(name) else {
+            throw KCAuthError(.usage, "--env \(name): kcauth does not put a token in a variable that changes how COMMAND runs",
+                              hint: "name another variable, such as --env \(Self.defaultName)")
         }
         var value = Value.access
         if parts.count == 2 {

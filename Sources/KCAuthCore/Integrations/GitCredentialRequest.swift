@@ -33,12 +33,9 @@ public struct GitCredentialRequest: Sendable, Equatable {
     /// git ≥ 2.46 can take a ready `Authorization` scheme and credential instead of a password.
     public var acceptsAuthType: Bool { capabilities.contains("authtype") }
 
-    /// A bearer token goes only over https, or over http to this machine itself.
+    /// A bearer token goes only over https, or over http to a numeric loopback address.
     public var isSafeTransport: Bool {
-        switch protocolName {
-        case "https": return true
-        case "http": return host?.isLoopback ?? false
-        default: return false
-        }
+        guard let protocolName, let host else { return false }
+        return CredentialTransport.allowsToken(scheme: protocolName, host: host.host)
     }
 }

@@ -44,6 +44,21 @@ public struct KubeconfigEntry: Sendable, Equatable {
         return ["- context:", "    cluster: \(Self.scalar(cluster))", "    user: \(Self.scalar(userName))", "  name: \(Self.scalar(contextName))"]
     }
 
+    /// The same `users[]` item as a JSON object, for a kubeconfig written in JSON.
+    public var userObject: JSONValue {
+        var exec: [(String, JSONValue)] = [("apiVersion", .string(version.rawValue)), ("command", .string(command)),
+                                           ("args", .strings(args))]
+        if version == .v1 { exec.append(("interactiveMode", .string("IfAvailable"))) }
+        exec.append(("provideClusterInfo", .bool(false)))
+        return .fields([("name", .string(userName)), ("user", .fields([("exec", .fields(exec))]))])
+    }
+
+    /// The `contexts[]` item as a JSON object.
+    public var contextObject: JSONValue? {
+        guard let cluster, let contextName else { return nil }
+        return .fields([("context", .fields([("cluster", .string(cluster)), ("user", .string(userName))])), ("name", .string(contextName))])
+    }
+
     /// What `kcauth kubeconfig` prints: a kubeconfig fragment to paste.
     public var fragment: String {
         var lines = ["users:"] + userItem
