@@ -90,9 +90,12 @@ struct FastConfigFile {
                 }
                 guard eq < hi, khi > lo else { return nil }
                 let klo = lo
-                guard inGlobal || inWanted else { continue }
                 var vlo = eq + 1, vhi = hi
                 Self.trim(bytes, &vlo, &vhi)
+                // A tab inside a value, in any section, is a control character to the full
+                // parser (found by the front-config differential fuzz target).
+                for i in vlo..<vhi where bytes[i] == 0x09 { return nil }
+                guard inGlobal || inWanted else { continue }
                 let key = String(decoding: bytes[klo..<khi], as: UTF8.self)
                 let value = String(decoding: bytes[vlo..<vhi], as: UTF8.self)
                 if inGlobal {

@@ -164,6 +164,8 @@ import KCAuthContract
         "[default]\nissuer = x\n", "other = 1\n" + config, config + "[default]\n", config + "[bad name]\n", config + "[.hidden]\n",
         config + "[work\n", "default_profile = -x\n" + config, config + "k\u{e9}y = 1\n", config + "name = caf\u{e9}\n",
         config + "a\u{7}b = 1\n", "[default]\nclient_id = kcauth\n",
+        // A tab inside a value, in any section (found by the front-config differential fuzz target).
+        config + "scope = a\tb\n", config + "[other]\nissuer = a\tb\n",
     ])
     func aConfigurationFileItDoesNotFullyUnderstandGoesToTheFullProgram(_ config: String) {
         var w = World()
