@@ -57,11 +57,11 @@ let package = Package(
                           linkerSettings: [.unsafeFlags(["-static-executable"])]),
         .executableTarget(name: "kcauth-full", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
-        .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
+        .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI", "KCAuthContract"], swiftSettings: swift6),
         .executableTarget(name: "kcauth-docgen", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore", "KCAuthContract", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthFastPath", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),

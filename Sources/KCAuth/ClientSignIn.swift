@@ -32,7 +32,7 @@ public struct ClientSignIn: Sendable {
                                        port: nil, caFile: profile.caFile?.value, storage: kind == .file ? .file : nil, flow: nil)
         profile.rememberLoginSettings(in: &remember)
         remember.grant = ProfileSettings.clientCredentialsGrant
-        let writer = SessionWriter(store: store, cache: context.tokenCache(for: kind),
+        let writer = SessionWriter(store: store, storage: kind, cache: context.tokenCache(for: kind),
                                    settings: kind == .memory ? nil : context.settings, remember: kind == .memory ? nil : remember)
         let a = context.adapters
         let state = try ClientLogin(http: context.http(for: profile), clock: a.clock, random: a.random, store: store,

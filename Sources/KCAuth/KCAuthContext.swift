@@ -79,8 +79,8 @@ public final class KCAuthContext: Sendable {
     }
 
     /// The profile's session is over: no cached copy of it is served again, in any environment.
-    public func retireSession(profile: String) {
-        adapters.tokenCache?.retire(profile: profile, session: nil)
+    public func retireSession(_ profile: ResolvedProfile) {
+        adapters.tokenCache?.retire(profile: profile.name, session: nil, binding: profile.cacheBinding)
     }
 
     public func signIn(_ profile: ResolvedProfile) -> SignIn { SignIn(context: self, profile: profile) }

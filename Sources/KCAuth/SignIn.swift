@@ -61,7 +61,7 @@ public struct SignIn: Sendable {
                                        storage: kind == .file ? .file : nil,  // the keyring is the default; memory never sticks
                                        flow: options.rememberedFlow, browserCommand: profile.browserCommand?.value.text)
         profile.rememberLoginSettings(in: &remember)
-        let writer = SessionWriter(store: store, cache: context.tokenCache(for: kind),
+        let writer = SessionWriter(store: store, storage: kind, cache: context.tokenCache(for: kind),
                                    settings: kind == .memory ? nil : context.settings, remember: kind == .memory ? nil : remember)
         let a = context.adapters
         let login = Login(http: context.http(for: profile), clock: a.clock, random: a.random, store: store,

@@ -65,8 +65,8 @@ public struct SignOut: Sendable {
     private func signOut(_ profile: ResolvedProfile, _ options: Options, notify: @escaping @Sendable (Event) -> Void) throws -> Logout.Outcome {
         // Before the store changes, and again after: no runtime copy may outlive the logout, in
         // this environment's cache or any other's (the session mark is by uid).
-        context.retireSession(profile: profile.name)
-        defer { context.retireSession(profile: profile.name) }
+        context.retireSession(profile)
+        defer { context.retireSession(profile) }
         let a = context.adapters
         let http = context.http(for: profile)
         let browser = options.browserTimeout.map { Logout.BrowserOptions(port: profile.port.value, timeout: $0) }

@@ -1,3 +1,4 @@
+import KCAuthContract
 import KCAuthCore
 
 /// The profiles the git and docker credential helpers can answer with, read from the
@@ -26,12 +27,9 @@ struct HelperProfiles {
     /// choice and never widens it: a helper string applies to every server git or docker talk
     /// to (a submodule, a redirect), and a token must reach only the servers its profile names.
     func profile(for host: CredentialHost, _ command: ParsedCommand, _ services: Services) throws -> ResolvedProfile? {
-        let name: String?
-        if let picked = Self.picked(command, services) {
-            name = lists(picked, host) ? picked : nil
-        } else {
-            name = HostRouting.profile(for: host, among: profiles.map { ($0.name, $0.settings.hosts ?? []) })
-        }
+        // The contract's rule (``HelperRule``): the front routes the same way.
+        let name = HelperRule.profile(for: host.rule, picked: Self.picked(command, services),
+                                      profiles: profiles.map { ($0.name, ($0.settings.hosts ?? []).map(\.rule)) })
         return try name.map { try services.context.resolve(SettingsFlags(profile: $0)) }
     }
 

@@ -27,11 +27,10 @@ public enum CacheGate {
     /// index, as the file gives them (nil: the key is absent).
     public static func profileBinding(_ values: [String?]) -> CachePolicy.Binding? {
         let rows = SettingsCatalogue.profileRows
-        guard values.count == rows.count else { return nil }
-        var issuer: String?, clientID: String?, storage = "keyring", credentials = 0
+        guard profileReadable(values) else { return nil }
+        var issuer: String?, clientID: String?, storage = "keyring"
         for (row, value) in zip(rows, values) {
             guard let value else { continue }
-            guard row.check.accepts(value, at: .file) else { return nil }
             switch row.key {
             case "issuer":
                 guard case .success(let normalized) = IssuerRule.normalize(value) else { return nil }
@@ -41,10 +40,24 @@ public enum CacheGate {
             case "ca_file": if !value.isEmpty, !value.hasPrefix("/") { return nil }
             default: break
             }
+        }
+        guard let issuer, !issuer.isEmpty, let clientID, !clientID.isEmpty else { return nil }
+        return CachePolicy.Binding(storage: storage, issuer: issuer, clientID: clientID)
+    }
+
+    /// Whether the full program reads a profile section with these values without a word (its
+    /// profile reader: every row's check, at most one client credential). The issuer is checked
+    /// where it is used (``profileBinding(_:)``): a flag may override a broken saved one.
+    public static func profileReadable(_ values: [String?]) -> Bool {
+        let rows = SettingsCatalogue.profileRows
+        guard values.count == rows.count else { return false }
+        var credentials = 0
+        for (row, value) in zip(rows, values) {
+            guard let value else { continue }
+            if row.key != "issuer", !row.check.accepts(value, at: .file) { return false }
             if let key = row.key, SettingsCatalogue.credentialKeys.contains(key), !value.isEmpty { credentials += 1 }
         }
-        guard credentials <= 1, let issuer, !issuer.isEmpty, let clientID, !clientID.isEmpty else { return nil }
-        return CachePolicy.Binding(storage: storage, issuer: issuer, clientID: clientID)
+        return credentials <= 1
     }
 
     static func isPlain(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }

@@ -6,6 +6,11 @@ public enum HostListRule {
         public var host: String
         public var port: UInt16?
 
+        public init(host: String, port: UInt16?) {
+            self.host = host
+            self.port = port
+        }
+
         /// Parses one word; nil when it is not a host or host:port.
         public init?(_ text: String) {
             let s = String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)

@@ -33,7 +33,7 @@ public enum IssuerRule {
               rest[authorityEnd...].allSatisfy(isPathByte) else { return .failure(.notAURL) }
         switch scheme {
         case "https": break
-        case "http": guard LoopbackRule.isNumericLoopback(host) || host.lowercased() == "localhost" else { return .failure(.plainHTTP) }
+        case "http": guard CredentialTransport.isLoopbackAddress(host) || host.lowercased() == "localhost" else { return .failure(.plainHTTP) }
         default: return .failure(.unsupportedScheme(scheme))
         }
         return .success(String(decoding: issuer, as: UTF8.self))

@@ -31,6 +31,7 @@ public enum ManPage {
                           """)])
         out += ".SH COMMANDS\n"
         for spec in CommandTable.commands { out += command(spec) }
+        out += section("CONFIGURATION", [.text("The configuration file (see FILES) holds one section per profile; these are its keys (`default_profile` is global). Values a key does not accept are an error that names the file and line.")] + SettingsTable.manItems())
         out += section("ENVIRONMENT", environment() + ManPageText.environment)
         out += section("FILES", ManPageText.files)
         out += section("EXIT STATUS", ExitStatus.documented.map { .item("`\($0.code)`", capitalized($0.meaning) + ".") })

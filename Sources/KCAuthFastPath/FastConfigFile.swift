@@ -19,19 +19,25 @@ struct FastConfigFile {
     private(set) var profile: String
     /// The selected section's values by `profileKeys` index; nil when the file has no such section.
     private(set) var values: [String?]?
+    /// With `allSections`: every section's name and values, in file order (the credential
+    /// helpers choose a profile by the hosts each lists, and the full program reads them all).
+    private(set) var sections: [(name: String, values: [String?])] = []
 
     /// `wanted`: `--profile`, else `$KCAUTH_PROFILE` (nil: decided by the file). Only the wanted
     /// profile's section is collected; the others are checked for shape alone, so a file with
     /// many profiles costs little more than one with a single profile.
-    init?(_ bytes: [UInt8], wanted: String?) {
+    init?(_ bytes: [UInt8], wanted: String?, allSections: Bool = false) {
         // Unsafe buffer: no bounds check per byte. With 100 profiles the checked loops were
         // ≈35 instructions a byte, more than the whole rest of a warm token (docs/performance.md §6).
-        guard let parsed = bytes.withUnsafeBufferPointer({ Self.parse($0, wanted: wanted) }) else { return nil }
-        (profile, values) = parsed
+        guard let parsed = bytes.withUnsafeBufferPointer({ Self.parse($0, wanted: wanted, allSections: allSections) }) else { return nil }
+        (profile, values, sections) = parsed
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?) -> (profile: String, values: [String?]?)? {
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, wanted: String?, allSections: Bool)
+        -> (profile: String, values: [String?]?, sections: [(name: String, values: [String?])])? {
         var values: [String?]?
+        var sections: [(name: String, values: [String?])] = []
+        var inSection = false
         var inGlobal = true, inWanted = false
         var defaultProfile: String?
         // Section names as byte ranges of the file, with a hash of each for a quick duplicate test:
@@ -74,6 +80,10 @@ struct FastConfigFile {
                 let wanted = chosen!.utf8
                 inWanted = wanted.count == name.count && wanted.elementsEqual(name)
                 if inWanted { values = [String?](repeating: nil, count: Self.profileKeys.count) }
+                if allSections {
+                    sections.append((String(decoding: name, as: UTF8.self), [String?](repeating: nil, count: Self.profileKeys.count)))
+                    inSection = true
+                }
             } else {
                 // One pass to the `=`: key characters, then only spaces or tabs before it.
                 var eq = lo, khi = lo
@@ -95,20 +105,27 @@ struct FastConfigFile {
                 // A tab inside a value, in any section, is a control character to the full
                 // parser (found by the front-config differential fuzz target).
                 for i in vlo..<vhi where bytes[i] == 0x09 { return nil }
-                guard inGlobal || inWanted else { continue }
+                guard inGlobal || inWanted || inSection else { continue }
                 let key = String(decoding: bytes[klo..<khi], as: UTF8.self)
                 let value = String(decoding: bytes[vlo..<vhi], as: UTF8.self)
                 if inGlobal {
                     guard key == "default_profile", defaultProfile == nil else { return nil }
                     defaultProfile = value
                 } else {
-                    guard let index = Self.profileKeys.firstIndex(of: key), values![index] == nil else { return nil }
-                    values![index] = value
+                    guard let index = Self.profileKeys.firstIndex(of: key) else { return nil }
+                    if inWanted {
+                        guard values![index] == nil else { return nil }
+                        values![index] = value
+                    }
+                    if inSection {
+                        guard sections[sections.count - 1].values[index] == nil else { return nil }
+                        sections[sections.count - 1].values[index] = value
+                    }
                 }
             }
         }
         if let name = Self.nonEmpty(defaultProfile), !Self.isProfileName(name.utf8) { return nil }   // the full program reports it
-        return (chosen ?? Self.nonEmpty(defaultProfile) ?? "default", values)
+        return (chosen ?? Self.nonEmpty(defaultProfile) ?? "default", values, sections)
     }
 
     /// What the selected profile binds the cache to, when its section exists and every value in

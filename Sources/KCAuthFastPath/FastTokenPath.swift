@@ -36,7 +36,7 @@ public enum FastTokenPath {
     /// Returns the exit status when the token was printed, nil to run the full program.
     public static func serve(arguments: [String]) -> Int32? {
         guard let output = answer(arguments: arguments, environment: FrontInputs.environment,
-                                  read: FrontInputs.read, mark: { SessionMark.read(profile: $0) }, now: FrontInputs.now())
+                                  read: FrontInputs.read, mark: { SessionMark.read(profile: $0, binding: $1) }, now: FrontInputs.now())
         else { return nil }
         StandardOutput.write(output)
         return 0
@@ -47,7 +47,7 @@ public enum FastTokenPath {
     /// every decision.
     public static func answer(arguments: [String], environment: (String) -> String?,
                               read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
-                              mark: (String) -> SessionMark.State?, now: Double) -> String? {
+                              mark: SessionMark.Lookup, now: Double) -> String? {
         guard let request = FastTokenArguments(arguments) else { return nil }
         guard let cached = cachedToken(profileFlag: request.profile, environment: environment, read: read, mark: mark, now: now),
               case let execInfo = ExecInfoRule.read(environment(ExecInfoRule.variable)) else { return nil }
@@ -64,7 +64,8 @@ public enum FastTokenPath {
     /// the command line and the output), with the profile's name.
     public static func cachedToken(profileFlag: String?, environment: (String) -> String?,
                                    read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
-                                   mark: (String) -> SessionMark.State?, now: Double) -> (record: CacheRecord, profile: String)? {
+                                   mark: SessionMark.Lookup, now: Double,
+                                   minValid: Double = TokenDefaults.minValid) -> (record: CacheRecord, profile: String)? {
         guard CacheGate.environmentAllows(environment) else { return nil }
         let paths = ContractPaths(environment: environment)
         guard case .bytes(let configBytes) = read(paths.configFile, .configuration) else { return nil }
@@ -76,7 +77,7 @@ public enum FastTokenPath {
               case .bytes = read(directory, .secret),   // the directory itself must be private, as the full program checks
               case .bytes(let cacheBytes) = read(cacheFile, .secret),
               let record = CacheRecord(cacheBytes),
-              CachePolicy.mayServe(record, binding: binding, mark: mark(profile), now: now, minValid: TokenDefaults.minValid)
+              CachePolicy.mayServe(record, binding: binding, mark: mark(profile, binding), now: now, minValid: minValid)
         else { return nil }
         return (record, profile)
     }

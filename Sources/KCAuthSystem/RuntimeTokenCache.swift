@@ -32,14 +32,15 @@ public struct RuntimeTokenCache: TokenCache {
     public func read(profile: String) -> CachedToken? {
         guard let directory, (try? PrivateFile.checkDirectory(directory, repair: false)) != nil,
               case .bytes(let bytes) = ContractFile.read(file(directory, profile), rule: .secret),
-              let record = CacheRecord(bytes), SessionMark.admits(record.sessionID, mark: SessionMark.read(profile: profile))
+              let record = CacheRecord(bytes),
+              SessionMark.admits(record.sessionID, mark: SessionMark.read(profile: profile, binding: Self.binding(of: record)))
         else { return nil }
         return CachedToken(record)
     }
 
     public func write(_ token: CachedToken, profile: String) {
         // The session is the profile's current one: it was just read from (or written to) the store.
-        if let session = token.sessionID { SessionMark.note(profile: profile, session: session) }
+        if let session = token.sessionID { SessionMark.note(profile: profile, binding: Self.binding(of: token.record), session: session) }
         guard let directory else { return }
         if let existing = read(profile: profile), existing.record == token.record { return }
         try? AtomicFile.makeDirectory(directory)
@@ -51,9 +52,14 @@ public struct RuntimeTokenCache: TokenCache {
         if let directory { unlink(file(directory, profile)) }
     }
 
-    public func retire(profile: String, session: String?) {
-        SessionMark.end(profile: profile, session: session)
+    public func retire(profile: String, session: String?, binding: CacheBinding) {
+        if let contract = binding.contract { SessionMark.end(profile: profile, binding: contract, session: session) }
         remove(profile: profile)
+    }
+
+    /// A record's own binding: the one it is served under (``CachePolicy/belongs(_:to:)``).
+    static func binding(of record: CacheRecord) -> CachePolicy.Binding {
+        CachePolicy.Binding(storage: record.storage, issuer: record.issuer, clientID: record.clientID)
     }
 
     private func file(_ directory: String, _ profile: String) -> String { directory + "/" + profile + ".token" }

@@ -25,7 +25,7 @@ def run(argv, executable=BINARY, env=None, timeout=30):
                           capture_output=True, text=True, timeout=timeout)
 
 
-def execs(tmp_path, argv, env, executable=BINARY):
+def execs(tmp_path, argv, env, executable=BINARY, input=None):
     """The execve calls the process and its children made: [(path, argv, envp)], via strace -f."""
     if not shutil.which("strace"):
         pytest.fail("strace is not installed (scripts/install-deps installs it)")
@@ -33,7 +33,7 @@ def execs(tmp_path, argv, env, executable=BINARY):
     r = subprocess.run(["strace", "-f", "-qq", "-v", "-s", "4096", "-e", "trace=execve", "-o", str(log),
                         "--", "env", "-i", *[f"{k}={v}" for k, v in env.items()], "bash", "-c", 'exec -a "$0" "$@"',
                         argv[0], str(executable), *argv[1:]],
-                       capture_output=True, text=True, timeout=60)
+                       capture_output=True, text=True, timeout=60, input=input)
     calls = []
     for line in log.read_text().splitlines():
         m = re.match(r'\d+\s+execve\("([^"]+)", \[(.*?)\], \[(.*?)\]\) = 0$', line)
@@ -151,3 +151,62 @@ def test_a_warm_token_is_served_by_the_front_alone_and_other_names_go_to_the_ful
     # Under another name the front does not answer: that name is the full program's to dispatch.
     r, calls = execs(tmp_path, ["some-other-name", "token"], kcauth.env)
     assert [argv for path, argv, _ in calls if path.endswith("/kcauth-full")] == [["some-other-name", "token"]], calls
+
+
+def test_every_tools_path_is_served_by_the_front_with_a_warm_token(provider, keyring, kcauth, tmp_path):
+    """Issue 17 #4: kubectl (either API version), git's and docker's helpers and `exec` get the
+    warm token from the front without starting kcauth-full, and say exactly what it says."""
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
+    assert r.returncode == 0, r
+    with open(kcauth.config_file, "a") as f:
+        f.write("hosts = git.example.com registry.example.com:5000\n")
+    token = kcauth("token").stdout.strip()
+    assert token.count(".") == 2
+
+    def front_alone(argv, env=None, input=None):
+        r, calls = execs(tmp_path, argv, env or kcauth.env, input=input)
+        assert [path for path, _, _ in calls if path.endswith("/kcauth-full")] == [], (argv, calls)
+        full = subprocess.run(argv, executable=str(FULL_BINARY), env=env or kcauth.env, capture_output=True, text=True,
+                              input=input, timeout=30)
+        assert (r.returncode, r.stdout, r.stderr) == (full.returncode, full.stdout, full.stderr), (argv, r, full)
+        return r
+
+    for version in ("v1", "v1beta1"):
+        info = '{"apiVersion":"client.authentication.k8s.io/%s","kind":"ExecCredential","spec":{"interactive":true}}' % version
+        r = front_alone(["kcauth", "token", "-o", "exec-credential"], {**kcauth.env, "KUBERNETES_EXEC_INFO": info})
+        assert r.stdout.startswith('{"apiVersion":"client.authentication.k8s.io/%s"' % version) and token in r.stdout, r
+
+    r = front_alone(["git-credential-kcauth", "get"], input="protocol=https\nhost=git.example.com\n\n")
+    assert r.stdout.startswith(f"username=oauth2\npassword={token}\npassword_expiry_utc="), r
+    r = front_alone(["kcauth", "git-credential", "get"], input="capability[]=authtype\nprotocol=https\nhost=git.example.com\n\n")
+    assert f"authtype=Bearer\ncredential={token}\n" in r.stdout, r
+
+    r = front_alone(["docker-credential-kcauth", "get"], input="https://registry.example.com:5000\n")
+    assert r.stdout == '{"ServerURL":"https://registry.example.com:5000","Username":"oauth2","Secret":"%s"}\n' % token, r
+
+    r, calls = execs(tmp_path, ["kcauth", "exec", "--env", "MY_TOKEN", "--", "/usr/bin/env"], kcauth.env)
+    assert r.returncode == 0 and f"MY_TOKEN={token}\n" in r.stdout, r
+    assert [path for path, _, _ in calls if path.endswith("/kcauth-full")] == [] and calls[-1][0] == "/usr/bin/env", calls
+
+
+def test_what_the_front_hands_off_reaches_the_full_program_with_standard_input_intact(provider, keyring, kcauth, tmp_path):
+    """A helper request the front does not answer goes to kcauth-full with the bytes the front
+    read put back: the full program quotes the bad line, and answers an unlisted host with nothing."""
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
+    assert r.returncode == 0, r
+    with open(kcauth.config_file, "a") as f:
+        f.write("hosts = git.example.com\n")
+    assert kcauth("token").returncode == 0
+    r, calls = execs(tmp_path, ["git-credential-kcauth", "get"], kcauth.env, input="protocol=https\nhost=git.example.com\nno equals sign\n\n")
+    assert [path for path, _, _ in calls if path.endswith("/kcauth-full")], calls
+    assert r.returncode == 2 and "'no equals sign'" in r.stderr, r
+    r, calls = execs(tmp_path, ["git-credential-kcauth", "get"], kcauth.env, input="protocol=https\nhost=elsewhere.example.com\n\n")
+    assert [path for path, _, _ in calls if path.endswith("/kcauth-full")], calls
+    assert (r.returncode, r.stdout) == (0, ""), r
+    r, calls = execs(tmp_path, ["docker-credential-kcauth", "get"], kcauth.env, input="http://registry.example.com\n")
+    assert [path for path, _, _ in calls if path.endswith("/kcauth-full")], calls
+    assert r.returncode == 1 and r.stdout == "credentials not found in native keychain\n" and "127.0.0.1" in r.stderr, r
+    # A command that cannot be started: the full program says so, as `env` would.
+    r = subprocess.run(["kcauth", "exec", "--", "/no/such/command"], executable=str(BINARY), env=kcauth.env,
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 127 and "/no/such/command" in r.stderr, r

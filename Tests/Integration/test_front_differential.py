@@ -130,8 +130,9 @@ def marks():
     shared = shared_directory()
     saved = {}
     for name in ("default", "work", "missing"):
-        p = os.path.join(shared, f"{name}.session")
-        saved[p] = open(p, "rb").read() if os.path.exists(p) else None
+        for storage in ("keyring", "file"):
+            p = mark_file(shared, name, storage, ISSUER, "cli")
+            saved[p] = open(p, "rb").read() if os.path.exists(p) else None
     os.makedirs(shared, mode=0o700, exist_ok=True)
     yield shared
     for p, content in saved.items():
@@ -141,6 +142,14 @@ def marks():
         else:
             with open(p, "wb") as f:
                 f.write(content)
+
+
+def mark_file(shared, profile, storage, issuer, client_id):
+    """SessionMark.file: `<profile>.<FNV-1a 64 of storage NUL issuer NUL client_id>.session`."""
+    h = 0xcbf29ce484222325
+    for b in storage.encode() + b"\0" + issuer.encode() + b"\0" + client_id.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return os.path.join(shared, f"{profile}.{h:016x}.session")
 
 
 def shared_directory():
@@ -168,9 +177,9 @@ def test_the_front_and_the_full_program_answer_alike(tmp_path, marks):
         profiles = ["default"] + (["work"] if rng.random() < 0.5 else [])
         world.config(profiles)
         session = "s-%d" % index
-        for name in ("default", "work", "missing"):
+        for name, storage in [(n, s) for n in ("default", "work", "missing") for s in ("keyring", "file")]:
             mark = rng.choices([f"current {session}", f"ended {session}", "current other", None], [85, 5, 5, 5])[0]
-            path = os.path.join(marks, f"{name}.session")
+            path = mark_file(marks, name, storage, ISSUER, "cli")
             if mark is None:
                 if os.path.exists(path):
                     os.unlink(path)

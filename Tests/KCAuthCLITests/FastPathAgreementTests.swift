@@ -37,7 +37,7 @@ import KCAuthFastPath
         let fast = FastTokenPath.answer(arguments: ["token", "-o", format.rawValue, "--profile", profile],
                                         environment: { ["XDG_CONFIG_HOME": "/c", "XDG_RUNTIME_DIR": "/r"][$0] },
                                         read: { path, _ in files[path].map { .bytes(Array($0.utf8)) } ?? .absent },
-                                        mark: { _ in .current("s-1") }, now: Self.now)
+                                        mark: { _, _ in .current("s-1") }, now: Self.now)
         let decoded = CachedToken(try #require(CacheRecord(Array(fileText.utf8))))
         let full = format.render(IssuedToken(decoded), idToken: false, profile: profile, now: Instant(clock: Self.now))
         #expect(fast == full)
@@ -48,7 +48,7 @@ import KCAuthFastPath
         files["/r/kcauth/default.token"] = Self.cacheFile(Self.token(scope: "a \"quoted\" scope"))
         let fast = FastTokenPath.answer(arguments: ["token", "-o", "json"], environment: { ["XDG_CONFIG_HOME": "/c", "XDG_RUNTIME_DIR": "/r"][$0] },
                                         read: { path, _ in files[path].map { .bytes(Array($0.utf8)) } ?? .absent },
-                                        mark: { _ in .current("s-1") }, now: Self.now)
+                                        mark: { _, _ in .current("s-1") }, now: Self.now)
         #expect(fast == nil)
     }
 }

@@ -1,3 +1,4 @@
+import KCAuthContract
 import Testing
 @testable import KCAuthCore
 

@@ -29,13 +29,14 @@ import KCAuthContract
         /// The profiles' session marks (KCAuthContract's SessionMark), by uid in the real world.
         var marks: [String: SessionMark.State] = ["default": .current("s-1"), "work": .current("s-1"), "p57": .current("s-1")]
 
+        func read(_ path: String, _ rule: FileRule) -> ContractFile.Outcome {
+            guard let text = files[path] else { return .absent }
+            if rule == .secret, !privateOnly.contains(path) { return .refused(path: path, .accessibleToOthers(mode: 0o644)) }
+            return .bytes(Array(text.utf8))
+        }
+
         func answer(_ arguments: [String]) -> String? {
-            FastTokenPath.answer(arguments: arguments, environment: { environment[$0] },
-                                 read: { path, rule in
-                                     guard let text = files[path] else { return .absent }
-                                     if rule == .secret, !privateOnly.contains(path) { return .refused(path: path, .accessibleToOthers(mode: 0o644)) }
-                                     return .bytes(Array(text.utf8))
-                                 }, mark: { marks[$0] }, now: now)
+            FastTokenPath.answer(arguments: arguments, environment: { environment[$0] }, read: read, mark: { p, _ in marks[p] }, now: now)
         }
     }
 

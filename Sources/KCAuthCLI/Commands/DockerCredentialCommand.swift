@@ -1,3 +1,4 @@
+import KCAuthContract
 import KCAuthCore
 import KCAuthSystem
 
@@ -82,6 +83,6 @@ enum DockerCredentialCommand: Command {
     }
 
     private static func freshToken(profile: ResolvedProfile, services: Services) throws -> IssuedToken {
-        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: 60))
+        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid))
     }
 }

@@ -1,3 +1,4 @@
+import KCAuthContract
 import KCAuthCore
 import KCAuthSystem
 
@@ -70,6 +71,6 @@ enum GitCredentialCommand: Command {
     }
 
     private static func freshToken(profile: ResolvedProfile, force: Bool, services: Services) throws -> IssuedToken {
-        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: 60, force: force))
+        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid, force: force))
     }
 }

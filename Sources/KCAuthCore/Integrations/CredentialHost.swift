@@ -1,37 +1,19 @@
+import KCAuthContract
 /// A server as git and docker name it, reduced to what a profile's `hosts` setting lists:
 /// a lower-case host name or IP literal, with the port when one is given (`host:8443`).
 public struct CredentialHost: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: UInt16?
 
+    /// The contract's parse (``HostListRule``), which the front applies to the same text.
     public init?(_ text: String) {
-        let s = text.lowercased()
-        guard !s.isEmpty, s.utf8.count <= 255 else { return nil }
-        var name = Substring(s)
-        var portText: Substring?
-        if name.hasPrefix("[") {
-            // An IPv6 literal: [::1] or [::1]:8443.
-            guard let close = name.firstIndex(of: "]") else { return nil }
-            let rest = name[name.index(after: close)...]
-            name = name[...close]
-            if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { return nil }
-                portText = rest.dropFirst()
-            }
-            guard name.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
-        } else {
-            if let colon = name.firstIndex(of: ":") {
-                portText = name[name.index(after: colon)...]
-                name = name[..<colon]
-            }
-            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }) else { return nil }
-        }
-        if let portText {
-            guard let p = UInt16(portText), p > 0 else { return nil }
-            port = p
-        }
-        host = String(name)
+        guard let parsed = HostListRule.Host(text) else { return nil }
+        host = parsed.host
+        port = parsed.port
     }
+
+    /// The same server in the contract's terms (``HostListRule``).
+    public var rule: HostListRule.Host { HostListRule.Host(host: host, port: port) }
 
     public var description: String { port.map { "\(host):\($0)" } ?? host }
 

@@ -1,3 +1,4 @@
+import KCAuthContract
 /// One `--env` of `kcauth exec`: `NAME` (the access token) or `NAME=id` (the ID token), so a
 /// program that wants both gets both: `--env API_TOKEN --env OIDC_TOKEN=id`.
 public struct ExecVariable: Sendable, Equatable {
@@ -8,16 +9,11 @@ public struct ExecVariable: Sendable, Equatable {
     public var name: String
     public var value: Value
 
-    public static let defaultName = "KCAUTH_ACCESS_TOKEN"
+    public static let defaultName = ExecVariableRule.defaultName
 
     /// Variables the dynamic loader, the C library or a shell act on before COMMAND's own code
     /// runs: a token there would replace the command search path or name a library to load.
-    static let refusedNames: Set<String> = ["PATH", "IFS", "ENV", "BASH_ENV", "SHELLOPTS", "BASHOPTS", "GCONV_PATH", "HOSTALIASES",
-                                            "LOCALDOMAIN", "RES_OPTIONS", "TMPDIR", "NLSPATH"]
-
-    static func changesHowTheChildRuns(_ name: String) -> Bool {
-        refusedNames.contains(name) || name.hasPrefix("LD_") || name.hasPrefix("MALLOC_") || name.hasPrefix("GLIBC_")
-    }
+    static func changesHowTheChildRuns(_ name: String) -> Bool { ExecVariableRule.changesHowTheChildRuns(name) }
 
     public init(name: String, value: Value) {
         self.name = name
@@ -28,10 +24,7 @@ public struct ExecVariable: Sendable, Equatable {
         let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = String(parts[0])
         // POSIX portable names: what every shell and `env` can pass on.
-        guard let first = name.unicodeScalars.first, name.utf8.count <= 128,
-              first == "_" || (first.isASCII && first.properties.isAlphabetic),
-              name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
-        else {
+        guard ExecVariableRule.isPortableName(name) else {
             throw KCAuthError(.usage, "--env takes a variable name (letters, digits, '_'), not '\(Sanitize.oneLine(spec, limit: 80))'")
         }
         guard !Self.changesHowTheChildRuns(name) else {

@@ -1,3 +1,4 @@
+import KCAuthContract
 /// What git writes to a credential helper's stdin (git-credential(1), "INPUT/OUTPUT FORMAT"):
 /// `key=value` lines up to a blank line or the end of input. Keys kcauth does not use are
 /// ignored, as the protocol asks; `capability[]` may repeat.

@@ -1,8 +1,9 @@
+import KCAuthContract
 /// Parsing of the profile settings the git and docker helpers read (`hosts`, `username`).
 /// They come from a file the user edits: checked here, so a bad value is one clear error and
 /// never reaches a protocol line.
 public enum IntegrationSettings {
-    public static let defaultUsername = "oauth2"
+    public static let defaultUsername = HelperRule.defaultUsername
 
     static func hosts(_ raw: String?, where place: String) throws -> [CredentialHost]? {
         guard let raw else { return nil }

@@ -13,6 +13,12 @@ public struct CacheBinding: Sendable, Equatable {
         self.clientID = clientID
     }
 
+    /// The contract's form (what session marks are kept by); nil without known settings.
+    public var contract: CachePolicy.Binding? {
+        guard let issuer, let clientID else { return nil }
+        return CachePolicy.Binding(storage: storage.rawValue, issuer: issuer, clientID: clientID)
+    }
+
     /// Without known settings nothing is served from the cache: the store decides.
     public func admits(_ token: CachedToken) -> Bool {
         guard let issuer, let clientID else { return false }

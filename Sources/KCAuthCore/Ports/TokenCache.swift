@@ -7,11 +7,12 @@ public protocol TokenCache: Sendable {
     func write(_ token: CachedToken, profile: String)
     /// Drops this environment's copy (the session goes on: a rotation, a rejected token).
     func remove(profile: String)
-    /// The session `session` (nil: whichever is current) is over or replaced: no copy of it may
-    /// be served again, in this environment or any other (KCAuthContract's SessionMark).
-    func retire(profile: String, session: String?)
+    /// The session `session` (nil: whichever is current) of the profile's `binding` is over or
+    /// replaced: no copy of it may be served again, in this environment or any other
+    /// (KCAuthContract's SessionMark).
+    func retire(profile: String, session: String?, binding: CacheBinding)
 }
 
 extension TokenCache {
-    public func retire(profile: String, session: String?) { remove(profile: profile) }
+    public func retire(profile: String, session: String?, binding: CacheBinding) { remove(profile: profile) }
 }

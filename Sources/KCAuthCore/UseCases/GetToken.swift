@@ -102,7 +102,7 @@ public struct GetToken: Sendable {
                 // token that was refused: compare-and-delete. Settings stay. Every environment's
                 // cached copy of it is retired with it. (An answer that only implies it, such as
                 // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
-                cache?.retire(profile: profile, session: current.sessionID)
+                cache?.retire(profile: profile, session: current.sessionID, binding: binding)
                 _ = try? store.delete(profile: profile)
             }
             throw error  // transient (network, 5xx, timeout): the stored state stays as it is
@@ -134,7 +134,7 @@ public struct GetToken: Sendable {
 
     private func readState(_ profile: String) throws -> AuthState {
         guard let secret = try store.read(profile: profile) else {
-            cache?.retire(profile: profile, session: nil)
+            cache?.retire(profile: profile, session: nil, binding: binding)
             throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)', \(store.name) storage)", remedy: .signIn(profile: profile))
         }
         return try AuthState.decode(secret, profile: profile)

@@ -109,7 +109,7 @@ public struct Login: Sendable {
                 opener: any URLOpener, receiver: any RedirectReceiver, sleeper: any Sleeper, writer: SessionWriter? = nil,
                 paste: (any LineInput)? = nil) {
         self.paste = paste
-        self.writer = writer ?? SessionWriter(store: store, cache: nil)
+        self.writer = writer ?? SessionWriter(store: store, storage: .memory, cache: nil)
         self.http = http
         self.clock = clock
         self.random = random

@@ -5,6 +5,6 @@ extension SessionWriter {
     public func pinning(_ authentication: ClientAuthentication?) -> SessionWriter {
         guard let authentication, var remember, let setting = remember.clientAuth else { return self }
         remember.clientAuth = setting.pinning(authentication)
-        return SessionWriter(store: store, cache: cache, settings: settings, remember: remember)
+        return SessionWriter(store: store, storage: storage, cache: cache, settings: settings, remember: remember)
     }
 }

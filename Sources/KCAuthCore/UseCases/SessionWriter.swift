@@ -12,9 +12,13 @@ public struct SessionWriter: Sendable {
     let cache: (any TokenCache)?
     let settings: (any SettingsStore)?
     let remember: ProfileSettings?
+    /// The store the session goes to (the cache binding's `storage`).
+    let storage: StorageKind
 
     /// `settings` and `remember` nil: leave the configuration file alone.
-    public init(store: any SecretStore, cache: (any TokenCache)?, settings: (any SettingsStore)? = nil, remember: ProfileSettings? = nil) {
+    public init(store: any SecretStore, storage: StorageKind, cache: (any TokenCache)?, settings: (any SettingsStore)? = nil,
+                remember: ProfileSettings? = nil) {
+        self.storage = storage
         self.store = store
         self.cache = cache
         self.settings = settings
@@ -22,7 +26,7 @@ public struct SessionWriter: Sendable {
     }
 
     public func write(_ state: AuthState, profile: String) throws {
-        cache?.retire(profile: profile, session: nil)
+        cache?.retire(profile: profile, session: nil, binding: CacheBinding(storage: storage, issuer: state.issuer, clientID: state.clientID))
         try store.write(try state.encoded(), for: SecretKey(profile: profile, issuer: state.issuer, clientID: state.clientID))
         if let settings, let remember {
             var config = try settings.load()

@@ -1,0 +1,145 @@
+import KCAuthContract
+
+/// git's and docker's `get`, served by the front when the token is warm (issue 17 #4): git runs
+/// its helper per operation, docker per pull. The answer is the full program's byte for byte
+/// (`GitCredentialCommand`, `DockerCredentialCommand`), under the contract's rules: the profile
+/// chosen by ``HelperRule`` among profiles the full program reads without a word, the transport
+/// rule of ``CredentialTransport``, the cache decision of ``FastTokenPath/cachedToken``. Anything
+/// else — no answer, an error, another action — is the full program's to say (nil).
+enum FrontCredentialHelpers {
+    enum Kind { case git, docker }
+
+    struct Request: Equatable {
+        var kind: Kind
+        var profileFlag: String?
+
+        /// `git-credential get` / `docker-credential get`, with at most one `--profile NAME`.
+        init?(_ arguments: [String]) {
+            guard let first = arguments.first else { return nil }
+            switch first {
+            case "git-credential": kind = .git
+            case "docker-credential": kind = .docker
+            default: return nil
+            }
+            var action: String?
+            var i = 1
+            while i < arguments.count {
+                let arg = arguments[i]
+                if arg == "--profile" || arg.hasPrefix("--profile=") {
+                    guard profileFlag == nil else { return nil }
+                    if arg == "--profile" {
+                        guard i + 1 < arguments.count else { return nil }
+                        profileFlag = arguments[i + 1]
+                        i += 1
+                    } else {
+                        profileFlag = String(arg.dropFirst("--profile=".count))
+                    }
+                    guard let flag = profileFlag, ProfileNameRule.isValid(flag) else { return nil }
+                } else if arg.hasPrefix("-") || action != nil {
+                    return nil
+                } else {
+                    action = arg
+                }
+                i += 1
+            }
+            guard action == "get" else { return nil }
+        }
+    }
+
+    /// The profiles the full program's helpers read (every section, each readable) with the hosts
+    /// and user name of each; nil when the file or any profile is one it would refuse.
+    static func profiles(_ environment: (String) -> String?, read: (String, FileRule) -> ContractFile.Outcome)
+        -> [(name: String, hosts: [HostListRule.Host], username: String?)]? {
+        let paths = ContractPaths(environment: environment)
+        guard case .bytes(let bytes) = read(paths.configFile, .configuration),
+              let config = FastConfigFile(bytes, wanted: nil, allSections: true) else { return nil }
+        let hostsIndex = FastConfigFile.profileKeys.firstIndex(of: "hosts")!
+        let userIndex = FastConfigFile.profileKeys.firstIndex(of: "username")!
+        var result: [(name: String, hosts: [HostListRule.Host], username: String?)] = []
+        for (name, values) in config.sections {
+            guard CacheGate.profileReadable(values) else { return nil }
+            var hosts: [HostListRule.Host] = []
+            if let raw = values[hostsIndex] {
+                guard case .success(let parsed) = HostListRule.parse(raw) else { return nil }
+                hosts = parsed
+            }
+            result.append((name, hosts, values[userIndex]))
+        }
+        return result
+    }
+
+    /// The answer for git's request on stdin (`input`), or nil.
+    static func git(_ request: Request, input: [UInt8], environment: (String) -> String?,
+                    read: (String, FileRule) -> ContractFile.Outcome, mark: SessionMark.Lookup, now: Double) -> String? {
+        // Printable ASCII lines only: anything else is the full program's to read.
+        guard input.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D }) else { return nil }
+        var fields: [(key: String, value: String)] = []
+        var authtype = false
+        // git-credential(1): `key=value` lines up to a blank line; a trailing CR is dropped.
+        for rawLine in String(decoding: input, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+            if line.isEmpty { break }
+            guard let eq = line.firstIndex(of: "=") else { return nil }
+            let key = String(line[..<eq]), value = String(line[line.index(after: eq)...])
+            if key == "capability[]" {
+                if value == "authtype" { authtype = true }
+            } else {
+                fields.removeAll { $0.key == key }
+                fields.append((key, value))
+            }
+        }
+        func field(_ key: String) -> String? { fields.last { $0.key == key }?.value }
+        guard let scheme = field("protocol"), let hostText = field("host"), let host = HostListRule.Host(hostText),
+              CredentialTransport.allowsToken(scheme: scheme, host: host.host),
+              let profiles = profiles(environment, read: read) else { return nil }
+        let picked = pickedProfile(request, environment)
+        guard let name = HelperRule.profile(for: host, picked: picked, profiles: profiles.map { ($0.name, $0.hosts) }),
+              let cached = FastTokenPath.cachedToken(profileFlag: name, environment: environment, read: read, mark: mark, now: now,
+                                                     minValid: HelperRule.minValid)?.record,
+              let expiresAt = cached.expiresAt, isLineSafe(cached.accessToken) else { return nil }
+        let sent = field("username").flatMap { $0.isEmpty ? nil : $0 }
+        let username = sent ?? profiles.first { $0.name == name }?.username ?? HelperRule.defaultUsername
+        var lines = authtype
+            ? ["capability[]=authtype", "authtype=Bearer", "credential=\(cached.accessToken)", "ephemeral=1"]
+            : ["username=\(username)", "password=\(cached.accessToken)"]
+        lines.append("password_expiry_utc=\(Int64(expiresAt))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The answer for docker's `get` with the registry on stdin (`input`), or nil. `profiles`
+    /// were read first, as the full program reads them before stdin.
+    static func docker(_ request: Request, input: [UInt8], profiles: [(name: String, hosts: [HostListRule.Host], username: String?)],
+                       environment: (String) -> String?, read: (String, FileRule) -> ContractFile.Outcome,
+                       mark: SessionMark.Lookup, now: Double) -> String? {
+        // ASCII only (the full program trims Unicode whitespace): printable, and blanks.
+        guard input.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || ($0 >= 0x09 && $0 <= 0x0D) }) else { return nil }
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+        var bytes = input[...]
+        while let f = bytes.first, blank(f) { bytes.removeFirst() }
+        while let l = bytes.last, blank(l) { bytes.removeLast() }
+        let serverURL = String(decoding: bytes, as: UTF8.self)
+        let lower = SettingCheck.asciiLowercased(serverURL)
+        var rest = Substring(serverURL)
+        for prefix in ["https://", "http://"] where lower.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+        let authority = rest.prefix { $0 != "/" }
+        var scheme = "https"
+        if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://") { scheme = String(lower[..<colon]) }
+        guard !authority.contains("@"), let host = HostListRule.Host(String(authority)),
+              CredentialTransport.allowsToken(scheme: scheme, host: host.host),
+              let name = HelperRule.profile(for: host, picked: pickedProfile(request, environment), profiles: profiles.map { ($0.name, $0.hosts) }),
+              let cached = FastTokenPath.cachedToken(profileFlag: name, environment: environment, read: read, mark: mark, now: now,
+                                                     minValid: HelperRule.minValid)?.record else { return nil }
+        let username = profiles.first { $0.name == name }?.username ?? HelperRule.defaultUsername
+        guard let quoted = FastTokenOutput.quoted([serverURL, username, cached.accessToken]) else { return nil }
+        return "{\"ServerURL\":\(quoted[0]),\"Username\":\(quoted[1]),\"Secret\":\(quoted[2])}\n"
+    }
+
+    /// `--profile`, else `KCAUTH_PROFILE` (non-empty), as the full program's helpers pick.
+    static func pickedProfile(_ request: Request, _ environment: (String) -> String?) -> String? {
+        request.profileFlag ?? environment("KCAUTH_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static func isLineSafe(_ value: String) -> Bool {
+        !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+    }
+}
