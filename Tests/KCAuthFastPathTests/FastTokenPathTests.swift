@@ -239,6 +239,19 @@ extension String {
         #expect(FastTimestamp.format(FastTimestamp.parse("2026-11-24T11:06:31Z")!) == "2026-11-24T11:06:31Z")
         #expect(FastTimestamp.format(FastTimestamp.parse("2026-02-31T00:00:00Z")!) == "2026-03-03T00:00:00Z")
     }
+
+    /// The digits are written by hand (docs/performance.md §4: peak RSS): the same text as
+    /// strftime's, zero-padded fields, five-digit years included.
+    @Test(arguments: [0.0, 59.9, 951_827_696, 1_800_000_000, 4_102_444_800, 253_402_300_799, 253_402_300_800, -1])
+    func formatsAsStrftimeDoes(_ epoch: Double) {
+        var t = time_t(epoch.rounded(.down))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        let expected = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(FastTimestamp.format(epoch) == expected)
+    }
 }
 
 /// Issue 10 #3: a cached token is bound to the session it came from; the fast path keeps the
