@@ -50,14 +50,16 @@ let package = Package(
         // Static: no dynamic loader, no relocation of the Swift runtime at start (≈2.2 M of a warm
         // `token`'s 2.9 M instructions were that). It dlopens nothing: a static glibc program cannot
         // safely dlopen libsecret/GLib (docs/performance.md §3), so every other case execs kcauth-full.
-        // Linked by lld with the hot sections first (symbol-order.txt, made by scripts/front-order):
-        // a warm token touches ≈0.25 MB of 4.5 MB of code, and the kernel maps file pages 64 KiB
-        // around each touch, so packing them is most of the front's peak RSS (docs/performance.md §4).
-        .executableTarget(name: "kcauth", dependencies: ["KCAuthFastPath"], exclude: ["symbol-order.txt"],
+        // Linked by lld with the hot sections first (symbol-order.txt, made by scripts/front-order)
+        // and the start-up stubs beside them (front-layout.ld): a warm token touches ≈0.25 MB of
+        // 4.5 MB of code, and the kernel maps file pages 64 KiB around each touch (large page cache
+        // folios whole), so packing them is most of the front's peak RSS (docs/performance.md §4).
+        .executableTarget(name: "kcauth", dependencies: ["KCAuthFastPath"], exclude: ["symbol-order.txt", "front-layout.ld"],
                           swiftSettings: swift6,
                           linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
                                                          "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/kcauth/symbol-order.txt",
-                                                         "-Xlinker", "--no-warn-symbol-ordering"])]),
+                                                         "-Xlinker", "--no-warn-symbol-ordering",
+                                                         "-Xlinker", "--script=\(packageDirectory)/Sources/kcauth/front-layout.ld"])]),
         .executableTarget(name: "kcauth-full", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
         .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
