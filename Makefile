@@ -9,6 +9,9 @@ BIN_DEBUG   = .build/debug/kcauth
 # Two programs (docs/performance.md §4): kcauth, a small static front that serves a warm-cache
 # `kcauth token` itself, and kcauth-full, the full program it execs for everything else.
 SCRATCH       ?= .build
+# The debug and test builds (`make build`, `make unit`, so `make test` and CI) fail on any compiler
+# warning; SWIFT_BUILD_FLAGS= builds without that (e.g. with a newer compiler's new warnings).
+SWIFT_BUILD_FLAGS ?= -Xswiftc -warnings-as-errors
 RELEASE_FLAGS ?= -c release --static-swift-stdlib
 RELEASE_PRODUCTS = kcauth kcauth-full
 BIN_RELEASE    = $(SCRATCH)/release/kcauth
@@ -66,7 +69,7 @@ deps:
 	scripts/install-deps
 
 build:
-	$(SWIFT) build
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
 release:
 	for product in $(RELEASE_PRODUCTS); do $(SWIFT) build $(RELEASE_FLAGS) --product $$product --scratch-path $(SCRATCH) || exit 1; done
@@ -81,7 +84,7 @@ $(BIN_RELEASE): $(SWIFT_SOURCES)
 	@touch $@
 
 unit: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build
 
 # The package tests (release build, lintian, apt install into a debootstrapped Debian 12) need

@@ -19,6 +19,8 @@
 import PackageDescription
 
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// This file's directory: linker flags that name a file of the package need an absolute path.
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
 let package = Package(
     name: "kcauth",
@@ -53,8 +55,16 @@ let package = Package(
         // Static: no dynamic loader, no relocation of the Swift runtime at start (≈2.2 M of a warm
         // `token`'s 2.9 M instructions were that). It dlopens nothing: a static glibc program cannot
         // safely dlopen libsecret/GLib (docs/performance.md §3), so every other case execs kcauth-full.
-        .executableTarget(name: "kcauth", dependencies: ["KCAuthFastPath"], swiftSettings: swift6,
-                          linkerSettings: [.unsafeFlags(["-static-executable"])]),
+        // Linked by lld with the hot sections first (symbol-order.txt, made by scripts/front-order)
+        // and the start-up stubs beside them (front-layout.ld): a warm token touches ≈0.25 MB of
+        // 4.5 MB of code, and the kernel maps file pages 64 KiB around each touch (large page cache
+        // folios whole), so packing them is most of the front's peak RSS (docs/performance.md §4).
+        .executableTarget(name: "kcauth", dependencies: ["KCAuthFastPath"], exclude: ["symbol-order.txt", "front-layout.ld"],
+                          swiftSettings: swift6,
+                          linkerSettings: [.unsafeFlags(["-static-executable", "-use-ld=lld",
+                                                         "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/kcauth/symbol-order.txt",
+                                                         "-Xlinker", "--no-warn-symbol-ordering",
+                                                         "-Xlinker", "--script=\(packageDirectory)/Sources/kcauth/front-layout.ld"])]),
         .executableTarget(name: "kcauth-full", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
         .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI", "KCAuthContract"], swiftSettings: swift6),

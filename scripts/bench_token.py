@@ -20,6 +20,22 @@ a second invocation per round times `kcauth token` with a one-profile configurat
 `kcauth token --profile p57` with 100 profiles (the file is swapped by a per-command hyperfine
 --prepare, which is not timed).
 
+Integrations: a third invocation per round times what kubectl, git and docker run, and `kcauth
+exec`, with oidc-token and `kcauth token` again as the references of that invocation:
+  kubectl                KUBERNETES_EXEC_INFO={"apiVersion":"client.authentication.k8s.io/v1",...}
+                         kcauth token -o exec-credential
+  git helper get         git-credential-kcauth get, stdin `protocol=https`, `host=HOST` (the default
+                         profile's `hosts` lists HOST)
+  docker helper get      docker-credential-kcauth get, stdin `https://HOST`
+  kcauth exec            kcauth exec -- /bin/true
+The helper names are symlinks to the front, as `make install` makes them. These rows need stdin or
+one variable of their own, so every row of this invocation, the references too, is `sh -c 'exec
+...'` under hyperfine -N: each pays the same start of sh (dash), which is not subtracted (hyperfine's
+shell mode subtracts an estimate, which came out larger than oidc-token itself on this loaded
+machine); the `/bin/true (sh)` row is that floor. Ratios are to the oidc-token of the same
+invocation. Whatever the binaries do is measured: the front may serve a row itself or exec
+kcauth-full.
+
 Method (shared notes/performance.md §8): hyperfine -N (no shell), 5 warm-ups, N runs, every command
 in one invocation so that all share the machine's state; R rounds, the order of the commands
 rotated each round; the median of the per-round medians is reported with the spread. Ratios are
@@ -36,6 +52,7 @@ import json
 import os
 import platform
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -55,27 +72,34 @@ from provider import SCRIPTED_BROWSER, scripted_user_command, start_provider  # 
 TOOLS = ("hyperfine", "secret-tool", "/usr/bin/time", "oidc-agent", "oidc-gen", "oidc-token", "gh")
 PROFILES = 100
 OIDC_ACCOUNT = "bench"
+HELPER_HOST = "git.example.test"
+EXEC_INFO = '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"interactive":false}}'
 
 
 def run(cmd, env, **kw):
     return subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, **kw)
 
 
-def peak_rss_kib(cmd, env, runs=15):
+def peak_rss_kib(cmd, env, runs=15, stdin=None):
     values = []
     for _ in range(runs):
-        r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], env=env, capture_output=True, text=True)
+        r = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], env=env, capture_output=True, text=True, input=stdin)
         values.append(int(r.stderr.strip().splitlines()[-1]))
     return statistics.median(values)
 
 
-def instructions(argv, env, work):
+def instructions(argv, env, work, stdin=None):
     """Instructions executed (callgrind Ir), summed over the process and whatever it execs."""
     out = work / "callgrind"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()
-    subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p", *argv],
-                   env=env, capture_output=True, text=True, check=True)
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={out}/cg.%p", *argv],
+                       env=env, capture_output=True, text=True, input=stdin)
+    if r.returncode != 0:
+        tail = " | ".join(line for line in r.stderr.strip().splitlines()[-3:])
+        print(f"bench-token: no instruction count for {' '.join(argv)}: exit {r.returncode} under callgrind: {tail}",
+              file=sys.stderr)
+        return None
     total = 0
     for f in out.iterdir():
         m = re.search(r"^(?:summary|totals): (\d+)", f.read_text(errors="replace"), re.M)
@@ -102,22 +126,41 @@ def installed_layout(binary, work, strip):
     return front
 
 
-def check(name, argv, env):
+def check(name, argv, env, stdin=None, output=True):
     """Every command must work before it is timed (hyperfine -N would time a failure too)."""
-    r = subprocess.run(argv, env=env, capture_output=True, text=True)
-    if r.returncode != 0 or (argv[0] != "/bin/true" and not r.stdout.strip()):
+    r = subprocess.run(argv, env=env, capture_output=True, text=True, input=stdin)
+    if r.returncode != 0 or (output and argv[0] != "/bin/true" and not r.stdout.strip()):
         raise RuntimeError(f"{name} failed ({r.returncode}): {r.stderr.strip()}")
 
 
+class Integration:
+    """A row of the integrations invocation: argv, its own variables and stdin, and the
+    `exec ...` line hyperfine's shell runs (the stdin from a file written once)."""
+
+    def __init__(self, work, key, argv, variables=None, stdin=None, output=True):
+        self.argv, self.variables, self.stdin, self.output = argv, variables or {}, stdin, output
+        words = [f"{k}={shlex.quote(v)}" for k, v in self.variables.items()] + ["exec"] + [shlex.quote(a) for a in argv]
+        if stdin is not None:
+            path = work / f"{key}.stdin"
+            path.write_text(stdin)
+            words += ["<", shlex.quote(str(path))]
+        # One argument for hyperfine -N (which splits on shell words): sh -c '<line>'.
+        self.shell = "sh -c " + shlex.quote(" ".join(words))
+
+    def env(self, env):
+        return {**env, **self.variables}
+
+
 def hyperfine(work, runs, entries, env, medians):
-    """One hyperfine invocation over (name, argv, prepare) entries; appends each median (ms)."""
+    """One hyperfine invocation over (name, argv, prepare) entries; appends each median (ms).
+    argv: a list of words, or one command line as a string."""
     out = work / "round.json"
     cmd = ["hyperfine", "-N", "--warmup", "5", "--runs", str(runs), "--export-json", str(out), "--style", "none"]
     for _, _, prepare in entries:
         if prepare:
             cmd += ["--prepare", prepare]
     for name, argv, _ in entries:
-        cmd += ["-n", name, " ".join(argv)]
+        cmd += ["-n", name, argv if isinstance(argv, str) else " ".join(argv)]
     run(cmd, env)
     for result in json.loads(out.read_text())["results"]:
         medians[result["command"]].append(result["median"] * 1000)
@@ -193,6 +236,8 @@ def write_configs(config_dir, issuer):
     """One-profile and 100-profile configuration files. The 100 profiles p1..p100 follow the
     default profile; p57, in the middle, is the one signed in and asked for."""
     current = (config_dir / "config").read_text()
+    # The credential helpers answer for HELPER_HOST with the default profile.
+    current = re.sub(r"^\[default\]\n", f"[default]\nhosts = {HELPER_HOST}\n", current, count=1, flags=re.M)
     sections = {m.group(1): m.group(0) for m in re.finditer(r"^\[([^\]]+)\][^\[]*", current, re.M)}
     head = current[:current.index("[")]
     filler = "[p{}]\nissuer = " + issuer + "\nclient_id = kcauth\nscope = openid profile email\n\n"
@@ -270,6 +315,23 @@ def main():
             "secret-tool lookup": ["secret-tool", "lookup", "bench", "baseline"],
             "gh auth token": ["gh", "auth", "token"],
         }
+        # The integrations: git and docker find their helpers by name, symlinks to the front.
+        links = work / "bin" if not args.unstripped else work / "links"
+        links.mkdir(exist_ok=True)
+        for helper in ("git-credential-kcauth", "docker-credential-kcauth"):
+            (links / helper).symlink_to(binary)
+        references = {"/bin/true (sh)": ["/bin/true"], "oidc-token (sh)": ["oidc-token", OIDC_ACCOUNT],
+                      "kcauth token (sh)": [k, "token"]}
+        integrations = {name: Integration(work, f"ref{i}", argv) for i, (name, argv) in enumerate(references.items())}
+        integrations.update({
+            "kubectl: kcauth token -o exec-credential": Integration(
+                work, "kubectl", [k, "token", "-o", "exec-credential"], {"KUBERNETES_EXEC_INFO": EXEC_INFO}),
+            "git-credential-kcauth get": Integration(
+                work, "git", [str(links / "git-credential-kcauth"), "get"], stdin=f"protocol=https\nhost={HELPER_HOST}\n\n"),
+            "docker-credential-kcauth get": Integration(
+                work, "docker", [str(links / "docker-credential-kcauth"), "get"], stdin=f"https://{HELPER_HOST}\n"),
+            "kcauth exec -- /bin/true": Integration(work, "exec", [k, "exec", "--", "/bin/true"], output=False),
+        })
         config = config_dir / "config"
         # The flatness pair: the same binary with the one-profile and the 100-profile configuration,
         # swapped by hyperfine --prepare (not timed; kept out of the main table because the extra
@@ -281,8 +343,10 @@ def main():
         shutil.copyfile(one, config)
         for name, argv in commands.items():
             check(name, argv, env)
+        for name, row in integrations.items():
+            check(name, row.argv, row.env(env), stdin=row.stdin, output=row.output)
         names = list(commands) + list(pair)
-        medians = {name: [] for name in names}
+        medians = {name: [] for name in names + list(integrations)}
         for round_ in range(args.rounds):
             shift = round_ % len(commands)
             order = list(commands)[shift:] + list(commands)[:shift]
@@ -290,6 +354,9 @@ def main():
             pair_order = list(pair) if round_ % 2 == 0 else list(pair)[::-1]
             hyperfine(work, args.runs, [(name, *pair[name]) for name in pair_order], env, medians)
             shutil.copyfile(one, config)
+            shift = round_ % len(integrations)
+            order = list(integrations)[shift:] + list(integrations)[:shift]
+            hyperfine(work, args.runs, [(name, integrations[name].shell, None) for name in order], env, medians)
 
         rss = {}
         for name, argv in commands.items():
@@ -298,6 +365,8 @@ def main():
         rss[many_name] = peak_rss_kib(pair[many_name][0], env) / 1024
         shutil.copyfile(one, config)
         rss["kcauth token (1 profile)"] = rss["kcauth token"]
+        for name, row in integrations.items():
+            rss[name] = peak_rss_kib(row.argv, row.env(env), stdin=row.stdin) / 1024
 
         base = statistics.median(medians["oidc-token"])
         base_rss = rss["secret-tool lookup"]
@@ -315,6 +384,16 @@ def main():
             print(f"  {name:44} {m:6.2f} ms  {m / base:12.2f}x  {rss[name]:5.1f} MiB  {rss[name] / base_rss:13.2f}x  [{spread}]")
             rows.append({"command": name, "median_ms": m, "rounds_ms": medians[name], "ratio_oidc_token": m / base,
                          "peak_rss_mib": rss[name]})
+        base_integrations = statistics.median(medians["oidc-token (sh)"])
+        print(f"\n  integrations (one hyperfine -N invocation, every row sh -c 'exec ...': the start of sh included in each;"
+              f" ratios to its own oidc-token row)")
+        for name, row in integrations.items():
+            m = statistics.median(medians[name])
+            spread = ", ".join(f"{v:.2f}" for v in medians[name])
+            print(f"  {name:44} {m:6.2f} ms  {m / base_integrations:12.2f}x  {rss[name]:5.1f} MiB  "
+                  f"{rss[name] / base_rss:13.2f}x  [{spread}]")
+            rows.append({"command": name, "invocation": "integrations", "median_ms": m, "rounds_ms": medians[name],
+                         "ratio_oidc_token": m / base_integrations, "peak_rss_mib": rss[name]})
         one_profile = statistics.median(medians["kcauth token (1 profile)"])
         many_profiles = statistics.median(medians[many_name])
         print(f"\n  {PROFILES} profiles / one profile (measured as a pair, with --prepare): {many_profiles / one_profile:.2f}x")
@@ -326,8 +405,15 @@ def main():
             shutil.copyfile(many, config)
             counts[many_name] = instructions(pair[many_name][0], env, work)
             shutil.copyfile(one, config)
+            # Only the kubectl row: under valgrind --trace-children an exec'ed program gets its file
+            # name as argv[0], so kcauth-full no longer sees the helper names, and `exec`'s command
+            # would be counted in place of kcauth (one pid, one output file).
+            for name in ("kubectl: kcauth token -o exec-credential",):
+                row = integrations[name]
+                counts[name] = instructions(row.argv, row.env(env), work, stdin=row.stdin)
             print(f"\n  instructions (callgrind, children followed): " +
-                  ", ".join(f"{name} {n / 1e6:.2f} M" for name, n in counts.items()))
+                  ", ".join(f"{name} {n / 1e6:.2f} M" if n is not None else f"{name} (failed under callgrind)"
+                            for name, n in counts.items()))
         if args.json:
             Path(args.json).write_text(json.dumps({"machine": machine(), "rows": rows, "instructions": counts}, indent=2))
         return 0

@@ -37,7 +37,7 @@ struct FastTokenOutput {
             let expiresIn = Int64(max(0, (expiresAt - now).rounded(.down)))
             // JSONValue.rendered(): two-space indentation, `"key": value`, keys as docs/json.md lists them.
             return "{\n  \"version\": 1,\n  \"access_token\": \(fields[0]),\n  \"token_type\": \(fields[1]),\n"
-                + "  \"expires_at\": \(fields[2]),\n  \"expires_in\": \(expiresIn),\n  \"scope\": \(fields[3]),\n"
+                + "  \"expires_at\": \(fields[2]),\n  \"expires_in\": \(Timestamp.decimal(expiresIn)),\n  \"scope\": \(fields[3]),\n"
                 + "  \"issuer\": \(fields[4]),\n  \"profile\": \(fields[5])\n}\n"
         case .execCredential:
             guard let fields = Self.quoted([t.accessToken, expiry]) else { return nil }

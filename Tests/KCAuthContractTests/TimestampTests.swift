@@ -23,6 +23,23 @@ import Testing
         #expect(Timestamp.format(Timestamp.parse("2026-02-31T00:00:00Z")!) == "2026-03-03T00:00:00Z")
     }
 
+    /// The digits are written by hand (docs/performance.md §4: peak RSS): the same text as
+    /// strftime's, zero-padded fields.
+    @Test(arguments: [0.0, 59.9, 951_827_696, 1_800_000_000, 4_102_444_800, 253_402_300_799])
+    func formatsAsStrftimeDoes(_ epoch: Double) {
+        var t = time_t(epoch.rounded(.down))
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        let expected = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(Timestamp.format(epoch) == expected)
+    }
+
+    @Test func decimalsAreWrittenAsStringDoes() {
+        for v: Int64 in [0, 7, 10, 3599, 1_000_000, Int64.max, -5] { #expect(Timestamp.decimal(v) == String(v)) }
+    }
+
     @Test func hostileNumbersAreClampedNotTrapped() {
         #expect(Timestamp.format(.nan) == "1970-01-01T00:00:00Z")
         #expect(Timestamp.format(-.infinity) == "1970-01-01T00:00:00Z")
