@@ -44,14 +44,14 @@ public enum FrontDispatch {
         let input: (bytes: [UInt8], overLimit: Bool)
         switch request.kind {
         case .git:
-            input = FrontInput.read(limit: 256 * 1024, stopAtBlankLine: true)
+            input = StandardInputReader.read(limit: 256 * 1024, stopAtBlankLine: true)
             answer = input.overLimit ? nil
                 : FrontCredentialHelpers.git(request, input: input.bytes, environment: environment, read: read, mark: mark, now: FrontInputs.now())
         case .docker:
             // The full program reads the configuration before stdin: a file it refuses is
             // refused before anything is read.
             guard let profiles = FrontCredentialHelpers.profiles(environment, read: read) else { return nil }
-            input = FrontInput.read(limit: 64 * 1024, stopAtBlankLine: false)
+            input = StandardInputReader.read(limit: 64 * 1024, stopAtBlankLine: false)
             answer = input.overLimit ? nil
                 : FrontCredentialHelpers.docker(request, input: input.bytes, profiles: profiles, environment: environment,
                                                 read: read, mark: mark, now: FrontInputs.now())

@@ -84,16 +84,9 @@ enum ConfigFile {
     }
 
     /// The link's final target, nil when it does not resolve.
-    static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
-    }
+    static func resolved(_ path: String) -> String? { ContractFile.realPath(path) }
 
-    static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func parent(_ path: String) -> String { ContractFile.parent(path) }
 
     private static func tooLarge(_ path: String) -> KCAuthError {
         KCAuthError(.configuration, "\(path) is larger than \(sizeLimit / 1024 / 1024) MiB, which no kcauth configuration is",

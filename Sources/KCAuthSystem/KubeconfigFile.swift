@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KCAuthContract
 import KCAuthCore
 
 /// The file side of `kcauth kubeconfig --merge`, done the way kubectl does it: under kubectl's
@@ -76,10 +77,7 @@ public enum KubeconfigFile {
         return text
     }
 
-    static func parent(_ path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func parent(_ path: String) -> String { ContractFile.parent(path) }
 
     private static func tooLarge(_ path: String) -> KCAuthError {
         KCAuthError(.configuration, "\(path) is larger than \(sizeLimit >> 20) MiB, which no kubeconfig is",
