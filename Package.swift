@@ -77,6 +77,6 @@ let package = Package(
         .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthFastPathTests", dependencies: ["KCAuthFastPath", "KCAuthContract"], swiftSettings: swift6),
         .testTarget(name: "KCAuthContractTests", dependencies: ["KCAuthContract"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI", "KCAuthContract", "KCAuthTestSupport"], swiftSettings: swift6),
     ]
 )

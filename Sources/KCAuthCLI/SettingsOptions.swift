@@ -1,23 +1,29 @@
+import KCAuthContract
 import KCAuthCore
 
 /// The options that feed the settings resolver, shared by the commands that take them, and the
-/// one function that turns a parsed command into `SettingsFlags`.
+/// one function that turns a parsed command into `SettingsFlags`. Their variables and the values
+/// they take come from the settings catalogue (KCAuthContract), as the front reads them.
 enum SettingsOptions {
-    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default", environment: "KCAUTH_PROFILE",
+    /// The variable of a setting, from its catalogue row.
+    static func variable(_ key: String) -> String? { SettingsCatalogue.row(key: key)?.environment }
+
+    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default",
+                                    environment: SettingsCatalogue.profile.environment,
                                     completes: .profiles)
-    static let issuer = OptionSpec("issuer", value: "URL", help: "OpenID Provider issuer URL", environment: "KCAUTH_ISSUER")
+    static let issuer = OptionSpec("issuer", value: "URL", help: "OpenID Provider issuer URL", environment: variable("issuer"))
     static let server = OptionSpec("server", value: "URL", help: "Keycloak base URL (with --realm; issuer = URL/realms/NAME)")
     static let realm = OptionSpec("realm", value: "NAME", help: "Keycloak realm (with --server)")
-    static let clientID = OptionSpec("client-id", value: "ID", help: "OAuth client id of a public client", environment: "KCAUTH_CLIENT_ID")
+    static let clientID = OptionSpec("client-id", value: "ID", help: "OAuth client id of a public client", environment: variable("client_id"))
     static let scope = OptionSpec("scope", value: "SCOPES", help: "Scopes to request; openid is always added", default: "openid profile email")
     static let port = OptionSpec("port", value: "N", help: "Loopback port for the redirect (0: any free port)", default: "0")
     static let timeout = OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser", default: "300")
     static let caFile = OptionSpec("ca-file", value: "PEM", help: "Trust the CA certificates in this file for the provider's TLS",
-                                   environment: "KCAUTH_CA_FILE", completes: .files)
+                                   environment: variable("ca_file"), completes: .files)
     static let storage = OptionSpec("storage", value: "KIND", help: "Where to keep the session, remembered per profile",
-                                    default: "keyring", choices: StorageKind.allCases.map(\.rawValue), environment: "KCAUTH_STORAGE")
+                                    default: "keyring", choices: SettingCheck.environmentStorageKinds, environment: variable("storage"))
     static let flow = OptionSpec("flow", value: "MODE", help: "How to sign in, remembered for the profile",
-                                 choices: FlowSetting.allCases.map(\.rawValue), environment: "KCAUTH_FLOW")
+                                 choices: SettingCheck.flows, environment: variable("flow"))
 
     /// What the command line said; options a command does not take are simply absent.
     static func flags(_ c: ParsedCommand, flow: FlowSetting? = nil) -> SettingsFlags {

@@ -2,6 +2,7 @@ import Testing
 @testable import KCAuthCLI
 import KCAuthTestSupport
 @testable import KCAuthDocGen
+import KCAuthContract
 
 /// The committed man page and completion scripts are generated files: they must be exactly
 /// what this build's command table generates, or packages would ship stale documentation.
@@ -48,4 +49,20 @@ import KCAuthTestSupport
 
     // That `kcauth completion SHELL` prints these scripts is CompletionCommandTests' (in
     // KCAuthCLITests); that kcauth-docgen prints ManPage.render() is test_man_page.py's.
+}
+
+/// The settings catalogue and the command table say the same (issue 17 #2): each flag a row names
+/// exists, and an option's variable is its row's.
+@Suite struct CatalogueAndCommandTableTests {
+    @Test func everyFlagOfTheCatalogueIsAnOptionWithTheRowsVariable() {
+        let options = CommandTable.commands.flatMap(\.options)
+        for row in [SettingsCatalogue.profile] + SettingsCatalogue.profileRows {
+            guard let flag = row.flag else { continue }
+            let matching = options.filter { "--" + $0.long == flag }
+            #expect(!matching.isEmpty, "\(flag) is in the catalogue but no command takes it")
+            if let variable = row.environment, row.key != "client_secret_env", row.key != "client_assertion_env" {
+                #expect(matching.contains { $0.environment == variable }, "\(flag) does not name \(variable)")
+            }
+        }
+    }
 }
