@@ -55,14 +55,12 @@ public struct CacheRecord: Sendable, Equatable {
         return out
     }
 
-    /// The record of a cache file, or nil when it is not exactly this schema.
+    /// The record of a cache file, or nil when it is not exactly this schema. A reader for this one
+    /// shape (a flat object of strings, RFC 8259), not a general JSON tree: the front reads it on
+    /// every warm token, and a general reader's generic containers touch standard-library code
+    /// that costs the static front peak RSS (docs/performance.md §4).
     public init?(_ bytes: [UInt8]) {
-        guard case .object(let members)? = ContractJSON.parse(bytes, maxDepth: 1) else { return nil }
-        var values = [String?](repeating: nil, count: Self.keys.count)
-        for (key, value) in members {
-            guard let index = Self.keys.firstIndex(of: key), values[index] == nil, case .string(let text) = value else { return nil }
-            values[index] = text
-        }
+        guard let values = bytes.withUnsafeBufferPointer({ Self.flatObject($0) }) else { return nil }
         guard let accessToken = values[0], !accessToken.isEmpty, let tokenType = values[1],
               let scope = values[3], let issuer = values[4], let clientID = values[5], let storage = values[6] else { return nil }
         var expiresAt: Double?
@@ -72,5 +70,85 @@ public struct CacheRecord: Sendable, Equatable {
         }
         self.init(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, scope: scope, issuer: issuer,
                   clientID: clientID, storage: storage, sessionID: values[7])
+    }
+
+    /// The values by `keys` index; nil for anything but one object of known, unrepeated keys with
+    /// string values, valid UTF-8, and nothing after it but whitespace.
+    static func flatObject(_ b: UnsafeBufferPointer<UInt8>) -> [String?]? {
+        var values = [String?](repeating: nil, count: keys.count)
+        var i = 0
+        func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 } }
+        func expect(_ c: UInt8) -> Bool {
+            skipSpace()
+            guard i < b.count, b[i] == c else { return false }
+            i += 1
+            return true
+        }
+        func hex4() -> UInt32? {
+            guard i + 4 <= b.count else { return nil }
+            var v: UInt32 = 0
+            for _ in 0..<4 {
+                let c = b[i]
+                let d: UInt32
+                if c >= 0x30 && c <= 0x39 { d = UInt32(c - 0x30) } else if c >= 0x41 && c <= 0x46 { d = UInt32(c - 0x37) }
+                else if c >= 0x61 && c <= 0x66 { d = UInt32(c - 0x57) } else { return nil }
+                v = v << 4 | d
+                i += 1
+            }
+            return v
+        }
+        func appendScalar(_ v: UInt32, _ out: inout [UInt8]) {
+            if v < 0x80 { out.append(UInt8(v)) }
+            else if v < 0x800 { out += [UInt8(0xC0 | v >> 6), UInt8(0x80 | v & 0x3F)] }
+            else if v < 0x10000 { out += [UInt8(0xE0 | v >> 12), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F)] }
+            else { out += [UInt8(0xF0 | v >> 18), UInt8(0x80 | v >> 12 & 0x3F), UInt8(0x80 | v >> 6 & 0x3F), UInt8(0x80 | v & 0x3F)] }
+        }
+        func string() -> String? {
+            guard expect(UInt8(ascii: "\"")) else { return nil }
+            var out: [UInt8] = []
+            while i < b.count {
+                let c = b[i]
+                i += 1
+                if c == UInt8(ascii: "\"") { return String(validating: out, as: UTF8.self) }
+                if c < 0x20 { return nil }
+                guard c == UInt8(ascii: "\\") else { out.append(c); continue }
+                guard i < b.count else { return nil }
+                let e = b[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "u"):
+                    guard var v = hex4() else { return nil }
+                    if v >= 0xD800 && v <= 0xDBFF {
+                        guard i + 2 <= b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") else { return nil }
+                        i += 2
+                        guard let low = hex4(), low >= 0xDC00 && low <= 0xDFFF else { return nil }
+                        v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+                    } else if v >= 0xDC00 && v <= 0xDFFF {
+                        return nil
+                    }
+                    appendScalar(v, &out)
+                default:
+                    return nil
+                }
+            }
+            return nil
+        }
+        guard expect(UInt8(ascii: "{")) else { return nil }
+        skipSpace()
+        if i < b.count, b[i] == UInt8(ascii: "}") { return nil }   // no fields: not a record
+        repeat {
+            guard let key = string(), let index = keys.firstIndex(of: key), values[index] == nil, expect(UInt8(ascii: ":")),
+                  let value = string() else { return nil }
+            values[index] = value
+        } while expect(UInt8(ascii: ","))
+        guard expect(UInt8(ascii: "}")) else { return nil }
+        skipSpace()
+        return i == b.count ? values : nil
     }
 }

@@ -8,7 +8,7 @@ public enum CredentialTransport {
     /// `scheme` as git's `protocol` or a server URL names it; `host` without the port, an IPv6
     /// address with or without its brackets.
     public static func allowsToken(scheme: String, host: String) -> Bool {
-        switch scheme.lowercased() {
+        switch SettingCheck.asciiLowercased(scheme) {
         case "https": return true
         case "http": return isLoopbackAddress(host)
         default: return false

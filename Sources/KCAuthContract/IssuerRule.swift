@@ -18,11 +18,11 @@ public enum IssuerRule {
         while let l = bytes.last, l == 0x20 || l == 0x09 { bytes.removeLast() }
         if bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         let issuer = Array(bytes)
-        guard let colon = issuer.firstIndex(of: UInt8(ascii: ":")), colon > 0,
-              issuer[0..<colon].enumerated().allSatisfy({ isSchemeByte($1, first: $0 == 0) }),
+        guard let colon = issuer.firstIndex(of: UInt8(ascii: ":")), colon > 0, isAlpha(issuer[0]),
+              issuer[1..<colon].allSatisfy({ isSchemeByte($0, first: false) }),
               issuer.count >= colon + 3, issuer[colon + 1] == UInt8(ascii: "/"), issuer[colon + 2] == UInt8(ascii: "/")
         else { return .failure(.notAURL) }
-        let scheme = String(decoding: issuer[0..<colon], as: UTF8.self).lowercased()
+        let scheme = SettingCheck.asciiLowercased(String(decoding: issuer[0..<colon], as: UTF8.self))
         let rest = issuer[(colon + 3)...]
         if rest.contains(UInt8(ascii: "?")) || rest.contains(UInt8(ascii: "#")) {
             return authority(rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }) == nil
@@ -33,7 +33,7 @@ public enum IssuerRule {
               rest[authorityEnd...].allSatisfy(isPathByte) else { return .failure(.notAURL) }
         switch scheme {
         case "https": break
-        case "http": guard CredentialTransport.isLoopbackAddress(host) || host.lowercased() == "localhost" else { return .failure(.plainHTTP) }
+        case "http": guard CredentialTransport.isLoopbackAddress(host) || SettingCheck.asciiLowercased(host) == "localhost" else { return .failure(.plainHTTP) }
         default: return .failure(.unsupportedScheme(scheme))
         }
         return .success(String(decoding: issuer, as: UTF8.self))
