@@ -21,13 +21,14 @@ public enum SessionMark {
         case ended(String)
     }
 
-    public static func file(profile: String, uid: uid_t = geteuid()) -> String {
-        ContractPaths.sharedDirectory(uid: uid) + "/" + profile + ".session"
+    /// `directory`: ``ContractPaths/sharedDirectory(uid:home:)``; nil when there is none.
+    public static func file(profile: String, directory: String?) -> String? {
+        directory.map { $0 + "/" + profile + ".session" }
     }
 
     /// The mark, nil when there is none, it is not private, or it cannot be read.
-    public static func read(profile: String, uid: uid_t = geteuid()) -> State? {
-        let path = file(profile: profile, uid: uid)
+    public static func read(profile: String, directory: String? = ContractPaths.sharedDirectory(), uid: uid_t = geteuid()) -> State? {
+        guard let path = file(profile: profile, directory: directory) else { return nil }
         guard case .bytes = ContractFile.checkDirectory(ContractFile.parent(path), rule: .secret, euid: uid, mayBeAbsent: false),
               case .bytes(let bytes) = ContractFile.read(path, rule: .secret, limit: 512, euid: uid) else { return nil }
         return parse(bytes)
@@ -49,15 +50,15 @@ public enum SessionMark {
     /// Records that `id` is the profile's session now (after it was stored, or read from the
     /// store). Does nothing when that very session has been ended meanwhile. Best effort: a mark
     /// that cannot be written only makes the cache miss.
-    public static func note(profile: String, session id: String, uid: uid_t = geteuid()) {
+    public static func note(profile: String, session id: String, directory: String? = ContractPaths.sharedDirectory(), uid: uid_t = geteuid()) {
         guard !id.isEmpty, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return }
-        update(profile: profile, uid: uid) { old in old == .ended(id) ? nil : .current(id) }
+        update(profile: profile, directory: directory, uid: uid) { old in old == .ended(id) ? nil : .current(id) }
     }
 
     /// Records that the profile's session `id` (nil: whatever it was) is over: no cached copy of
     /// it is served again, in any environment.
-    public static func end(profile: String, session id: String?, uid: uid_t = geteuid()) {
-        update(profile: profile, uid: uid) { old in
+    public static func end(profile: String, session id: String?, directory: String? = ContractPaths.sharedDirectory(), uid: uid_t = geteuid()) {
+        update(profile: profile, directory: directory, uid: uid) { old in
             if let id { return .ended(id) }
             switch old {
             case .current(let current)?: return .ended(current)
@@ -69,10 +70,9 @@ public enum SessionMark {
 
     /// Read-modify-write under `flock`, in place (`ftruncate` + `pwrite`): a rename would leave
     /// a lock holder writing to a file nobody reads.
-    private static func update(profile: String, uid: uid_t, _ change: (State?) -> State?) {
-        let path = file(profile: profile, uid: uid)
-        let directory = ContractFile.parent(path)
-        if mkdir(directory, 0o700) != 0, errno != EEXIST { return }
+    private static func update(profile: String, directory: String?, uid: uid_t, _ change: (State?) -> State?) {
+        guard let directory, let path = file(profile: profile, directory: directory),
+              ContractPaths.makeDirectories(directory) else { return }
         guard case .bytes = ContractFile.checkDirectory(directory, rule: .secret, euid: uid, mayBeAbsent: false) else { return }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return }

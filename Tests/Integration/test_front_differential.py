@@ -13,6 +13,7 @@ explore further.
 """
 
 import os
+import pwd
 import random
 import shutil
 import stat
@@ -144,6 +145,7 @@ def marks():
 
 
 def shared_directory():
+    """ContractPaths.sharedDirectory: /run/user/UID when it is ours, else the passwd home's."""
     uid = os.geteuid()
     run = f"/run/user/{uid}"
     try:
@@ -152,7 +154,7 @@ def shared_directory():
             return run + "/kcauth-locks"
     except FileNotFoundError:
         pass
-    return f"/tmp/kcauth-{uid}"
+    return pwd.getpwuid(uid).pw_dir.rstrip("/") + "/.local/state/kcauth/locks"
 
 
 def run(executable, argv, env):
