@@ -30,6 +30,8 @@ public struct Adapters: Sendable {
     public var credentials: any CredentialReader
     /// Standard input, for the first-run questions of `login`; tests may replace it.
     public var terminal: any TerminalInput
+    /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
+    public var signInLock: @Sendable () -> any SignInLock = { FileSignInLock() }
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 

@@ -85,6 +85,12 @@ public final class KCAuthContext: Sendable {
 
     public func signIn(_ profile: ResolvedProfile) -> SignIn { SignIn(context: self, profile: profile) }
 
+    /// The one sign-in of a profile across processes; a waiter waits up to the profile's login
+    /// timeout and a minute more (the holder's flow has that deadline too).
+    public func oneSignIn(_ profile: ResolvedProfile) -> OneSignIn {
+        OneSignIn(lock: adapters.signInLock(), profile: profile.name, clock: adapters.clock, waitLimit: profile.timeout.value + 60)
+    }
+
     public func signOut() -> SignOut { SignOut(context: self) }
 
     public func whoAmI(_ profile: ResolvedProfile) -> WhoAmIReport { WhoAmIReport(context: self, profile: profile) }

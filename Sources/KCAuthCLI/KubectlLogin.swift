@@ -18,8 +18,8 @@ enum KubectlLogin {
             return try getToken(profile)
         } catch let error as KCAuthError where error.code == .loginRequired {
             guard kubectl, info.interactive else { throw error }
-            services.console.err("kcauth: kubectl needs a token for profile '\(profile.name)': signing in.\n")
-            try LoginCommand.run(ParsedCommand(name: LoginCommand.spec.name, values: [SettingsOptions.profile.long: profile.name]), services)
+            try LoginCommand.run(ParsedCommand(name: LoginCommand.spec.name, values: [SettingsOptions.profile.long: profile.name]), services,
+                                 kubectl: true)
             // The login saved the profile's settings: resolve them again for the new session.
             return try getToken(services.context.resolve(SettingsFlags(profile: profile.name)))
         }
