@@ -32,6 +32,8 @@ public struct Adapters: Sendable {
     public var terminal: any TerminalInput
     /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
     public var signInLock: @Sendable () -> any SignInLock = { FileSignInLock() }
+    /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
+    public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
@@ -64,7 +66,7 @@ public struct Adapters: Sendable {
                               onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in }) -> Adapters {
         let paths = Paths(environment: environment)
         let cwd = FileManager.default.currentDirectoryPath
-        return Adapters(
+        var adapters = Adapters(
             environment: environment, workingDirectory: cwd.hasPrefix("/") ? cwd : nil,
             clock: SystemClock(), random: SecureRandom(), settings: FileSettingsStore(path: paths.configFile),
             transport: { CurlTransport(caFile: $0) },
@@ -81,5 +83,7 @@ public struct Adapters: Sendable {
             receiver: { LoopbackReceiver(path: $0) },
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
+        adapters.reminder = { DesktopReminder(environment: environment) }
+        return adapters
     }
 }

@@ -99,8 +99,12 @@ struct FastConfigFile {
                 let key = String(decoding: bytes[klo..<khi], as: UTF8.self)
                 let value = String(decoding: bytes[vlo..<vhi], as: UTF8.self)
                 if inGlobal {
-                    guard key == "default_profile", defaultProfile == nil else { return nil }
-                    defaultProfile = value
+                    // The other global keys (the sign-in notification) do not touch the token.
+                    guard SettingsCatalogue.globalKeys.contains(key) else { return nil }
+                    if key == "default_profile" {
+                        guard defaultProfile == nil else { return nil }
+                        defaultProfile = value
+                    }
                 } else {
                     guard let index = Self.profileKeys.firstIndex(of: key), values![index] == nil else { return nil }
                     values![index] = value

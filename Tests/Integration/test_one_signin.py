@@ -168,3 +168,75 @@ def test_a_caller_that_cannot_interact_starts_no_browser(tmp_path, kcauth, provi
     assert code == 4 and out == "", err
     assert f"kcauth login --profile {profile}" in err, err
     assert launches_in(launches) == 0
+
+
+class Notifications:
+    """A private session bus with fake_notifications.py on it; `.shown()` lists the notifications."""
+
+    def __init__(self):
+        from keyring import _BARE_BUS_CONFIG, _short_tempdir
+
+        self.dir = _short_tempdir("kc-notify-")
+        self.log = self.dir / "shown"
+        self.log.touch()
+        config = self.dir / "bus.conf"
+        config.write_text(_BARE_BUS_CONFIG.format(dir=self.dir))
+        service = os.path.join(os.path.dirname(__file__), "fake_notifications.py")
+        self.proc = subprocess.Popen(["dbus-run-session", f"--config-file={config}", "--", "/usr/bin/python3", service, str(self.log)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env={"PATH": os.environ["PATH"], "HOME": str(self.dir)}, start_new_session=True)
+        line = self.proc.stdout.readline().decode().strip()
+        assert line.startswith("READY "), line
+        self.address = line[len("READY "):]
+
+    def shown(self):
+        return [line.split("\t") for line in self.log.read_text().splitlines()]
+
+    def stop(self):
+        import shutil
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            self.proc.wait(timeout=5)
+        self.proc.stdout.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture
+def notifications():
+    if subprocess.run(["/usr/bin/python3", "-c", "import gi"], capture_output=True).returncode != 0:
+        pytest.skip("the fake notification service needs python3-gi")
+    bus = Notifications()
+    yield bus
+    bus.stop()
+
+
+def test_callers_that_cannot_sign_in_show_one_notification(tmp_path, kcauth, provider, profile, notifications):
+    launches = tmp_path / "launches"
+    env = {"BROWSER": counting_browser(tmp_path, launches), "DBUS_SESSION_BUS_ADDRESS": notifications.address,
+           "KUBERNETES_EXEC_INFO": BATCH}
+    callers = [start(kcauth, profile, env, terminal=False) for _ in range(4)]
+    results = [finish(p, timeout=30) for p in callers]
+    assert all(code == 4 for code, _, _ in results), results
+    time.sleep(0.5)
+    shown = notifications.shown()
+    assert len(shown) == 1, shown
+    assert shown[0][0] == "kcauth" and shown[0][1] == f"kcauth: sign in again for profile {profile}"
+    assert f"kcauth login --profile {profile}" in shown[0][2]
+    assert launches_in(launches) == 0
+
+    # Within ten minutes: no second notification, from any process.
+    code, _, _ = finish(start(kcauth, profile, env, terminal=False), timeout=30)
+    assert code == 4 and len(notifications.shown()) == 1
+
+
+def test_the_notification_can_be_turned_off(tmp_path, kcauth, provider, profile, notifications):
+    text = kcauth.config_file.read_text()
+    kcauth.config_file.write_text("sign_in_notification = off\n" + text)
+    env = {"DBUS_SESSION_BUS_ADDRESS": notifications.address, "KUBERNETES_EXEC_INFO": BATCH}
+    code, _, err = finish(start(kcauth, profile, env, terminal=False), timeout=30)
+    assert code == 4, err
+    time.sleep(0.5)
+    assert notifications.shown() == []
