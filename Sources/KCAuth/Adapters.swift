@@ -34,6 +34,8 @@ public struct Adapters: Sendable {
     public var signInLock: @Sendable () -> any SignInLock = { FileSignInLock() }
     /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
+    /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
+    public var warn: @Sendable (String) -> Void = { _ in }
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
