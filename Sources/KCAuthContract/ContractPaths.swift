@@ -41,14 +41,17 @@ public struct ContractPaths: Sendable, Equatable {
     /// So: the user's runtime directory by uid (`/run/user/UID`, what logind creates and
     /// `XDG_RUNTIME_DIR` normally names) when it exists, is ours and private; else
     /// `HOME/.local/state/kcauth/locks` with the home of the password database (`home`, by
-    /// default `/etc/passwd`), never `$HOME`; nil when neither exists (no place: the caller says so).
+    /// default `/etc/passwd`; it must exist and be the user's), never `$HOME`; nil when neither
+    /// exists (no place: the caller says so).
     public static func sharedDirectory(uid: uid_t = geteuid(), home: (uid_t) -> String? = { PasswordFile.home(uid: $0) }) -> String? {
         let run = "/run/user/\(uid)"
         var info = stat()
         if lstat(run, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid, info.st_mode & 0o077 == 0 {
             return run + "/kcauth-locks"
         }
-        return home(uid).map { $0 + "/.local/state/kcauth/locks" }
+        // The home must exist and be the user's: kcauth creates what is below it, never the home.
+        guard let home = home(uid), stat(home, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid else { return nil }
+        return home + "/.local/state/kcauth/locks"
     }
 
     /// Creates `directory` and the missing directories above it, each 0700 (as `mkdir -p` with
