@@ -31,7 +31,7 @@ public struct Adapters: Sendable {
     /// Standard input, for the first-run questions of `login`; tests may replace it.
     public var terminal: any TerminalInput
     /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
-    public var signInLock: @Sendable () -> any SignInLock = { FileSignInLock() }
+    public var signInLock: @Sendable () -> any SignInLock = { UnsharedSignIn() }
     /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
     /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
@@ -86,6 +86,7 @@ public struct Adapters: Sendable {
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment) }
+        adapters.signInLock = { FileSignInLock() }
         return adapters
     }
 }
