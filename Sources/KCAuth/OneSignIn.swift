@@ -17,8 +17,10 @@ public struct OneSignIn: Sendable {
     public enum Result<T> {
         /// This process signed in.
         case signedIn(T)
-        /// Another process signed in (or no sign-in was needed after all): read the store.
+        /// Another process signed in, or let go without a word: read the store.
         case signedInElsewhere
+        /// `stillNeeded` said no (a session appeared before this caller took the lock).
+        case notNeeded
     }
 
     let lock: any SignInLock
@@ -43,7 +45,7 @@ public struct OneSignIn: Sendable {
             switch try lock.take(profile: profile) {
             case .held(let holding):
                 defer { holding.release() }
-                guard try stillNeeded() else { return .signedInElsewhere }
+                guard try stillNeeded() else { return .notNeeded }
                 holding.started(at: clock.instant.epochSeconds)
                 do {
                     let value = try signIn()

@@ -77,7 +77,7 @@ def launches_in(path):
 
 def test_eight_interactive_callers_start_one_browser(tmp_path, kcauth, provider, profile):
     launches = tmp_path / "launches"
-    env = {"KUBERNETES_EXEC_INFO": INTERACTIVE, "BROWSER": counting_browser(tmp_path, launches), "SCRIPTED_DELAY": "2"}
+    env = {"KUBERNETES_EXEC_INFO": INTERACTIVE, "BROWSER": counting_browser(tmp_path, launches), "SCRIPTED_DELAY": "3"}
     callers = [start(kcauth, profile, env) for _ in range(8)]
     results = [finish(p) for p in callers]
     assert launches_in(launches) == 1, results
@@ -87,7 +87,7 @@ def test_eight_interactive_callers_start_one_browser(tmp_path, kcauth, provider,
         tokens.add(json.loads(out)["status"]["token"])
     assert all(accepted(provider, token) for token in tokens)
     waiting = [err for _, _, err in results if "waiting for the sign-in already in progress" in err]
-    assert len(waiting) >= 1, "the callers that came second said whom they wait for"
+    assert len(waiting) >= 1, ("the callers that came second said whom they wait for", results)
     for err in waiting:
         assert err.count("waiting for the sign-in") == 1 and "process " in err and " s ago" in err, err
         assert "signing in" not in err
@@ -150,6 +150,8 @@ def test_two_logins_by_hand_one_waits_and_force_takes_over(tmp_path, kcauth, pro
     code, _, _ = finish(first, timeout=10)
     assert code != 0
     assert kcauth("token", "--profile", profile).returncode == 0
+    again = kcauth("login", "--profile", profile)
+    assert again.returncode == 0 and again.stderr.count("Already logged in") == 1, again
 
 
 @pytest.mark.parametrize("how", ["kubectl-batch", "no-terminal"])

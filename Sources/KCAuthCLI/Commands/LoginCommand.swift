@@ -87,8 +87,10 @@ enum LoginCommand: Command {
                 force: force, notify: { SignInWaitOutput.report($0, profile: profile.name, now: now, console: services.console) },
                 stillNeeded: { try !force && signedIn(evenWithForce: kubectl) ? false : true }, signIn: signIn)
             // Another process signed in: this is the session to use, said as `login` says it.
-            if case .signedIn = result { return }
-            if try signedIn(evenWithForce: true) { return }
+            switch result {
+            case .signedIn, .notNeeded: return   // `stillNeeded` already said who is signed in
+            case .signedInElsewhere: if try signedIn(evenWithForce: true) { return }
+            }
             // It stored a session other than the one asked for (other flags): a person asked
             // for this one, so sign in now that nobody else does.
         }
