@@ -242,3 +242,19 @@ def test_the_notification_can_be_turned_off(tmp_path, kcauth, provider, profile,
     assert code == 4, err
     time.sleep(0.5)
     assert notifications.shown() == []
+
+
+def test_the_git_helper_never_signs_in_and_reminds_once(tmp_path, kcauth, provider, profile, notifications):
+    kcauth.config_file.write_text(kcauth.config_file.read_text() + "hosts = git.example.com\n")
+    launches = tmp_path / "launches"
+    env = {"BROWSER": counting_browser(tmp_path, launches), "DBUS_SESSION_BUS_ADDRESS": notifications.address,
+           "KCAUTH_PROFILE": profile}
+    for _ in range(2):
+        began = time.monotonic()
+        r = subprocess.run([str(BINARY), "git-credential", "get"], input="protocol=https\nhost=git.example.com\n\n",
+                           env={**kcauth.env, **env}, capture_output=True, text=True, timeout=30)
+        assert time.monotonic() - began < 1.0
+        assert r.returncode == 4 and r.stdout == "" and f"kcauth login --profile {profile}" in r.stderr, r
+    time.sleep(0.5)
+    assert [n[1] for n in notifications.shown()] == [f"kcauth: sign in again for profile {profile}"]
+    assert launches_in(launches) == 0
