@@ -258,3 +258,22 @@ def test_the_git_helper_never_signs_in_and_reminds_once(tmp_path, kcauth, provid
     time.sleep(0.5)
     assert [n[1] for n in notifications.shown()] == [f"kcauth: sign in again for profile {profile}"]
     assert launches_in(launches) == 0
+
+
+def test_waiters_end_as_the_sign_in_they_waited_for_ended(tmp_path, kcauth, provider, profile):
+    launches = tmp_path / "launches"
+    stuck = counting_browser(tmp_path, launches, then="true")
+    holder = subprocess.Popen([str(BINARY), "login", "--profile", profile, "--timeout", "3"], env={**kcauth.env, "BROWSER": stuck},
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    holder.primary = None
+    deadline = time.monotonic() + 30
+    while launches_in(launches) == 0:
+        assert time.monotonic() < deadline and holder.poll() is None, finish(holder)
+        time.sleep(0.05)
+    waiter = start(kcauth, profile, {"KUBERNETES_EXEC_INFO": INTERACTIVE, "BROWSER": stuck})
+    held = finish(holder, timeout=30)
+    code, out, err = finish(waiter, timeout=30)
+    assert held[0] == 3, held
+    assert code == held[0] and out == "", (code, err)
+    assert "waiting for the sign-in already in progress" in err and f"in process {holder.pid} failed" in err, err
+    assert launches_in(launches) == 1
