@@ -30,6 +30,12 @@ public struct Adapters: Sendable {
     public var credentials: any CredentialReader
     /// Standard input, for the first-run questions of `login`; tests may replace it.
     public var terminal: any TerminalInput
+    /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
+    public var signInLock: @Sendable () -> any SignInLock = { UnsharedSignIn() }
+    /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
+    public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
+    /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
+    public var warn: @Sendable (String) -> Void = { _ in }
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
@@ -62,7 +68,7 @@ public struct Adapters: Sendable {
                               onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in }) -> Adapters {
         let paths = Paths(environment: environment)
         let cwd = FileManager.default.currentDirectoryPath
-        return Adapters(
+        var adapters = Adapters(
             environment: environment, workingDirectory: cwd.hasPrefix("/") ? cwd : nil,
             clock: SystemClock(), random: SecureRandom(), settings: FileSettingsStore(path: paths.configFile),
             transport: { CurlTransport(caFile: $0) },
@@ -79,5 +85,8 @@ public struct Adapters: Sendable {
             receiver: { LoopbackReceiver(path: $0) },
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
+        adapters.reminder = { DesktopReminder(environment: environment) }
+        adapters.signInLock = { FileSignInLock() }
+        return adapters
     }
 }

@@ -1,5 +1,7 @@
 import FoundationEssentials
+import KCAuthContract
 import KCAuthCore
+import KCAuthSystem
 
 /// The composition root shared by the `kcauth` command and the `KCAuth` library: the one place
 /// that wires use cases to adapters. Production passes `Adapters.system()`, tests pass fakes
@@ -10,6 +12,7 @@ import KCAuthCore
 public final class KCAuthContext: Sendable {
     public let adapters: Adapters
     private let configuration = Once<Result<ConfigDocument, KCAuthError>>()
+    private let directoryChoice = Once<DirectoryChoice?>()
 
     public init(adapters: Adapters) { self.adapters = adapters }
 
@@ -32,7 +35,35 @@ public final class KCAuthContext: Sendable {
         let config: ConfigDocument?
         do { config = try self.config() } catch where tolerant { config = nil }
         return SettingsResolver(environment: adapters.environment, config: config, configPath: adapters.settings.path,
-                                workingDirectory: adapters.workingDirectory)
+                                workingDirectory: adapters.workingDirectory,
+                                directoryProfile: { [self] in self.directoryProfile().map { ($0.name, $0.path) } })
+    }
+
+    /// The profile the working directory names (`.kcauth-profile`, issue 18 #5), looked for and
+    /// warned about once per context, and only when asked (neither `--profile` nor
+    /// `KCAUTH_PROFILE` decides), as the front does.
+    public func directoryProfile() -> DirectoryChoice? {
+        directoryChoice.value {
+            let config = try? self.config()
+            switch DirectoryProfile.find(from: adapters.workingDirectory) {
+            case .none:
+                return nil
+            case .ignored(let path, .refused(let refusal)):
+                let refused = FileRefusalText.error(.configuration, path: path, refusal, fix: "chmod go-w \(path)")
+                adapters.warn(refused.message + "; the profile it names is not used")
+                return nil
+            case .ignored(let path, .notAProfileName):
+                adapters.warn("ignoring \(path): it does not hold one profile name (letters, digits, '.', '_', '-')")
+                return nil
+            case .named(let name, let path):
+                // Only one of the user's own profiles: the file carries no settings.
+                guard let config, config.profileNames.contains(name) else {
+                    adapters.warn("ignoring \(path): it names profile '\(name)', which is not in \(adapters.settings.path)")
+                    return nil
+                }
+                return DirectoryChoice(name: name, path: path)
+            }
+        }
     }
 
     public func resolve(_ flags: SettingsFlags = SettingsFlags()) throws -> ResolvedProfile {
@@ -84,6 +115,12 @@ public final class KCAuthContext: Sendable {
     }
 
     public func signIn(_ profile: ResolvedProfile) -> SignIn { SignIn(context: self, profile: profile) }
+
+    /// The one sign-in of a profile across processes; a waiter waits up to the profile's login
+    /// timeout and a minute more (the holder's flow has that deadline too).
+    public func oneSignIn(_ profile: ResolvedProfile) -> OneSignIn {
+        OneSignIn(lock: adapters.signInLock(), profile: profile.name, clock: adapters.clock, waitLimit: profile.timeout.value + 60)
+    }
 
     public func signOut() -> SignOut { SignOut(context: self) }
 

@@ -14,12 +14,14 @@ struct HelperProfiles {
         })
     }
 
-    /// The profile the person picked: `--profile`, else `$KCAUTH_PROFILE` (as for every other
-    /// command); nil when neither is set, and then the `hosts` settings choose.
+    /// The profile the person picked: `--profile`, else `$KCAUTH_PROFILE`, else the directory's
+    /// `.kcauth-profile` (as for every other command); nil when none is set, and then the
+    /// `hosts` settings choose.
     static func picked(_ command: ParsedCommand, _ services: Services) -> String? {
         if let flag = command.value(helperProfileOption) { return flag }
         if let variable = services.environment["KCAUTH_PROFILE"], !variable.isEmpty { return variable }
-        return nil
+        // git and docker run the helper in the repository: its `.kcauth-profile` narrows too.
+        return services.context.directoryProfile()?.name
     }
 
     /// The profile whose token `host` may have: the picked one if its `hosts` lists the host,

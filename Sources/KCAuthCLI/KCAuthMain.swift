@@ -14,6 +14,7 @@ public enum KCAuthMain {
     }
 
     static func run(arguments: [String], console: any Console, services makeServices: () -> Services) -> Int32 {
+        var running: (name: String, services: Services)?
         do {
             switch try ArgumentParser.parse(arguments) {
             case .version:
@@ -22,6 +23,7 @@ public enum KCAuthMain {
                 console.out(name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.general())
             case .run(let command):
                 let services = makeServices()
+                running = (command.name, services)
                 guard let runner = CommandTable.runner(named: command.name) else {
                     throw KCAuthError(.internal, "no runner for `\(command.name)`")
                 }
@@ -31,7 +33,9 @@ public enum KCAuthMain {
         } catch let reported as ReportedFailure {
             return reported.status.code
         } catch let error as KCAuthError {
-            return ErrorPresenter.present(error, on: console)
+            let status = ErrorPresenter.present(error, on: console)
+            if let running { SignInNotice.afterFailure(error, command: running.name, running.services) }
+            return status
         } catch {
             return ErrorPresenter.present(KCAuthError(.internal, "unexpected error: \(error)"), on: console)
         }

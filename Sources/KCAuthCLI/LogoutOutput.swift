@@ -26,6 +26,9 @@ enum LogoutOutput {
             console.err("Profile '\(o.profile)' was not signed in; nothing to delete.\n")
             return
         }
+        if let problem = o.lockProblem {
+            console.err("note: signing out without the refresh lock of profile '\(o.profile)': \(Sanitize.oneLine(problem.message))\n")
+        }
         let at = o.issuer.map { " at \($0)" } ?? ""
         if local {
             console.err("Deleted the stored session of profile '\(o.profile)'. The session\(at) stays alive until it expires.\n")

@@ -14,8 +14,9 @@ public struct Services: Sendable {
 
     /// The real adapters for an environment.
     public init(environment: [String: String], console: any Console) {
-        let adapters = Adapters.system(environment: environment,
+        var adapters = Adapters.system(environment: environment,
                                        onUnlockPrompt: { console.err(UnlockPromptLine.text($0) + "\n") })
+        adapters.warn = { console.err("warning: " + $0 + "\n") }
         self.init(context: KCAuthContext(adapters: adapters), console: console)
     }
 

@@ -4,12 +4,13 @@ import KCAuthCore
 /// (✓ usable, X not), the facts, and the command that fixes a broken profile. The JSON schema
 /// is documented in README ("kcauth status").
 enum StatusOutput {
-    static func text(_ report: Status.Report, now: Instant) -> String {
-        report.entries.map { block($0, now: now) }.joined(separator: "\n")
+    /// `selectedBy`: where the selected profile came from (``ProfileOrigin``).
+    static func text(_ report: Status.Report, now: Instant, selectedBy: String? = nil) -> String {
+        report.entries.map { block($0, now: now, selectedBy: selectedBy) }.joined(separator: "\n")
     }
 
-    static func block(_ e: Status.Entry, now: Instant) -> String {
-        var out = e.profile + (e.selected ? " (selected)" : "") + "\n"
+    static func block(_ e: Status.Entry, now: Instant, selectedBy: String? = nil) -> String {
+        var out = e.profile + (e.selected ? " (selected" + (selectedBy.map { " by \($0)" } ?? "") + ")" : "") + "\n"
         let issuer = e.issuer ?? "(no issuer set)"
         let user = e.user.map { " as \(Sanitize.oneLine($0))" } ?? ""
         var facts: [String] = []

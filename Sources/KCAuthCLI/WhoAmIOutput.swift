@@ -2,10 +2,11 @@ import KCAuthCore
 
 /// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").
 enum WhoAmIOutput {
-    static func text(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none) -> String {
+    /// `selectedBy`: where the profile came from (``ProfileOrigin``).
+    static func text(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none, selectedBy: String? = nil) -> String {
         let c = i.claims
         var rows: [(String, String)] = [
-            ("Profile", i.profile),
+            ("Profile", i.profile + (selectedBy.map { " (selected by \($0))" } ?? "")),
             ("Issuer", i.issuer),
             ("Client", i.clientID),
             ("Client auth", clientAuth.summary),

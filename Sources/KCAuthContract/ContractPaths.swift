@@ -33,18 +33,37 @@ public struct ContractPaths: Sendable, Equatable {
     /// The runtime cache entry of a profile (a valid profile name: see ``ProfileNameRule``).
     public func cacheFile(profile: String) -> String? { runtimeDirectory.map { $0 + "/" + profile + ".token" } }
 
-    /// Where refresh locks and session marks live. Deliberately NOT from the environment: a cron
-    /// job (no `XDG_RUNTIME_DIR`) and a terminal must take the same lock for the same session, or
-    /// both refresh at once and the provider ends the session (refresh-token reuse detection).
+    /// Where refresh locks, sign-in locks and session marks live. Deliberately NOT from the
+    /// environment: a cron job (no `XDG_RUNTIME_DIR`) and a terminal must take the same lock for
+    /// the same session, or both refresh at once and the provider ends the session (refresh-token
+    /// reuse detection). And only the user may be able to create it: a directory another user
+    /// made first (as `/tmp/kcauth-UID` could be) would block every refresh and sign-in for good.
     /// So: the user's runtime directory by uid (`/run/user/UID`, what logind creates and
-    /// `XDG_RUNTIME_DIR` normally names) when it exists and is ours, else `/tmp/kcauth-UID`
-    /// (created 0700; refused if someone else owns it).
-    public static func sharedDirectory(uid: uid_t = geteuid()) -> String {
+    /// `XDG_RUNTIME_DIR` normally names) when it exists, is ours and private; else
+    /// `HOME/.local/state/kcauth/locks` with the home of the password database (`home`, by
+    /// default `/etc/passwd`; it must exist and be the user's), never `$HOME`; nil when neither
+    /// exists (no place: the caller says so).
+    public static func sharedDirectory(uid: uid_t = geteuid(), home: (uid_t) -> String? = { PasswordFile.home(uid: $0) }) -> String? {
         let run = "/run/user/\(uid)"
         var info = stat()
         if lstat(run, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid, info.st_mode & 0o077 == 0 {
             return run + "/kcauth-locks"
         }
-        return "/tmp/kcauth-\(uid)"
+        // The home must exist and be the user's: kcauth creates what is below it, never the home.
+        guard let home = home(uid), stat(home, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid else { return nil }
+        return home + "/.local/state/kcauth/locks"
+    }
+
+    /// Creates `directory` and the missing directories above it, each 0700 (as `mkdir -p` with
+    /// umask 077): only the last one must then pass the caller's ownership check. False when
+    /// one cannot be made.
+    @discardableResult
+    public static func makeDirectories(_ directory: String) -> Bool {
+        var current = ""
+        for part in directory.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o700) != 0, errno != EEXIST { return false }
+        }
+        return true
     }
 }

@@ -26,18 +26,21 @@ public enum SessionMark {
 
     /// One mark per profile and binding (store, issuer, client): a profile name that means
     /// another provider in another environment (its own configuration) is another session.
-    public static func file(profile: String, binding: CachePolicy.Binding, uid: uid_t = geteuid()) -> String {
+    /// `directory`: ``ContractPaths/sharedDirectory(uid:home:)``; nil when there is none.
+    public static func file(profile: String, binding: CachePolicy.Binding, directory: String?) -> String? {
+        guard let directory else { return nil }
         var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, 64 bits: a name, not a secret
         for b in Array(binding.storage.utf8) + [0] + Array(binding.issuer.utf8) + [0] + Array(binding.clientID.utf8) {
             h = (h ^ UInt64(b)) &* 0x100_0000_01b3
         }
         let hex = String(h, radix: 16)
-        return ContractPaths.sharedDirectory(uid: uid) + "/" + profile + "." + String(repeating: "0", count: 16 - hex.count) + hex + ".session"
+        return directory + "/" + profile + "." + String(repeating: "0", count: 16 - hex.count) + hex + ".session"
     }
 
     /// The mark, nil when there is none, it is not private, or it cannot be read.
-    public static func read(profile: String, binding: CachePolicy.Binding, uid: uid_t = geteuid()) -> State? {
-        let path = file(profile: profile, binding: binding, uid: uid)
+    public static func read(profile: String, binding: CachePolicy.Binding, directory: String? = ContractPaths.sharedDirectory(),
+                            uid: uid_t = geteuid()) -> State? {
+        guard let path = file(profile: profile, binding: binding, directory: directory) else { return nil }
         guard case .bytes = ContractFile.checkDirectory(ContractFile.parent(path), rule: .secret, euid: uid, mayBeAbsent: false),
               case .bytes(let bytes) = ContractFile.read(path, rule: .secret, limit: 512, euid: uid) else { return nil }
         return parse(bytes)
@@ -59,15 +62,17 @@ public enum SessionMark {
     /// Records that `id` is the profile's session now (after it was stored, or read from the
     /// store). Does nothing when that very session has been ended meanwhile. Best effort: a mark
     /// that cannot be written only makes the cache miss.
-    public static func note(profile: String, binding: CachePolicy.Binding, session id: String, uid: uid_t = geteuid()) {
+    public static func note(profile: String, binding: CachePolicy.Binding, session id: String,
+                            directory: String? = ContractPaths.sharedDirectory(), uid: uid_t = geteuid()) {
         guard !id.isEmpty, id.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return }
-        update(file(profile: profile, binding: binding, uid: uid), uid: uid) { old in old == .ended(id) ? nil : .current(id) }
+        update(profile: profile, binding: binding, directory: directory, uid: uid) { old in old == .ended(id) ? nil : .current(id) }
     }
 
     /// Records that the profile's session `id` (nil: whatever it was) is over: no cached copy of
     /// it is served again, in any environment.
-    public static func end(profile: String, binding: CachePolicy.Binding, session id: String?, uid: uid_t = geteuid()) {
-        update(file(profile: profile, binding: binding, uid: uid), uid: uid) { old in
+    public static func end(profile: String, binding: CachePolicy.Binding, session id: String?,
+                           directory: String? = ContractPaths.sharedDirectory(), uid: uid_t = geteuid()) {
+        update(profile: profile, binding: binding, directory: directory, uid: uid) { old in
             if let id { return .ended(id) }
             switch old {
             case .current(let current)?: return .ended(current)
@@ -79,9 +84,10 @@ public enum SessionMark {
 
     /// Read-modify-write under `flock`, in place (`ftruncate` + `pwrite`): a rename would leave
     /// a lock holder writing to a file nobody reads.
-    private static func update(_ path: String, uid: uid_t, _ change: (State?) -> State?) {
-        let directory = ContractFile.parent(path)
-        if mkdir(directory, 0o700) != 0, errno != EEXIST { return }
+    private static func update(profile: String, binding: CachePolicy.Binding, directory: String?, uid: uid_t,
+                               _ change: (State?) -> State?) {
+        guard let directory, let path = file(profile: profile, binding: binding, directory: directory),
+              ContractPaths.makeDirectories(directory) else { return }
         guard case .bytes = ContractFile.checkDirectory(directory, rule: .secret, euid: uid, mayBeAbsent: false) else { return }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else { return }

@@ -48,7 +48,16 @@ public enum SettingsCatalogue {
         SettingRow(key: "client_assertion_env", environment: "KCAUTH_CLIENT_ASSERTION",
                    summary: "the environment variable that holds a signed client assertion"),
         SettingRow(key: "client_assertion_file", flag: "--client-assertion-file", summary: "the file that holds a signed client assertion"),
+        signInNotification,
     ]
+
+    /// Also a global key (before the first section): the profile's value wins.
+    public static let signInNotification = SettingRow(
+        key: "sign_in_notification", remembered: false, check: .switchOff,
+        summary: "off (or 0, no, false): a caller that cannot sign in shows no desktop notification (also global)")
+
+    /// The keys allowed before the first section.
+    public static let globalKeys = [defaultProfile.key!, signInNotification.key!]
 
     /// Settings that live only in the environment.
     public static let tokenCache = SettingRow(

@@ -2,7 +2,8 @@ import KCAuthContract
 
 /// The configuration file as ``FastTokenPath`` reads it: the same INI shape as the full program's
 /// ConfigDocument, but nil for anything that is not plainly valid there — a line the full parser
-/// would reject, a duplicate section, non-ASCII text, a global key other than `default_profile`,
+/// would reject, a duplicate section, non-ASCII text, a global key other than `default_profile` and
+/// `sign_in_notification` (``SettingsCatalogue/globalKeys``, each at most once),
 /// or, in the selected profile, a repeated or unknown key. The full program then reads the file
 /// itself and reports what is wrong, so an error never depends on which path ran. The keys and
 /// the checks of their values come from the contract's ``SettingsCatalogue`` (``CacheGate``);
@@ -40,6 +41,7 @@ struct FastConfigFile {
         var inSection = false
         var inGlobal = true, inWanted = false
         var defaultProfile: String?
+        var otherGlobalSeen = false   // sign_in_notification: the one other global key
         // Section names as byte ranges of the file, with a hash of each for a quick duplicate test:
         // no String is made for a section that is not the wanted one.
         var nameStarts: [Int] = [], nameEnds: [Int] = [], hashes: [UInt64] = []
@@ -109,8 +111,15 @@ struct FastConfigFile {
                 let key = String(decoding: bytes[klo..<khi], as: UTF8.self)
                 let value = String(decoding: bytes[vlo..<vhi], as: UTF8.self)
                 if inGlobal {
-                    guard key == "default_profile", defaultProfile == nil else { return nil }
-                    defaultProfile = value
+                    // The other global keys (the sign-in notification) do not touch the token.
+                    guard SettingsCatalogue.globalKeys.contains(key) else { return nil }
+                    if key == "default_profile" {
+                        guard defaultProfile == nil else { return nil }
+                        defaultProfile = value
+                    } else {
+                        guard !otherGlobalSeen else { return nil }   // no duplicate keys, as everywhere here
+                        otherGlobalSeen = true
+                    }
                 } else {
                     guard let index = Self.profileKeys.firstIndex(of: key) else { return nil }
                     if inWanted {

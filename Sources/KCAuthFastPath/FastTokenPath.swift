@@ -17,9 +17,10 @@ import KCAuthContract
 /// - the environment passes ``CacheGate/environmentAllows(_:)`` and `KUBERNETES_EXEC_INFO`, if
 ///   set, is one the full program accepts (``ExecInfoRule``);
 /// - the configuration file passes the configuration ``FileRule`` and parses completely
-///   (``FastConfigFile``); the profile (`--profile`, else `$KCAUTH_PROFILE`, else
-///   `default_profile`, else `default`) has a section every value of which the full program
-///   accepts (``CacheGate/profileBinding(_:)``);
+///   (``FastConfigFile``); the profile (`--profile`, else `$KCAUTH_PROFILE`, else the
+///   directory's `.kcauth-profile`, else `default_profile`, else `default`) has a section every value of which the full program
+///   accepts (``CacheGate/profileBinding(_:)``); the directory's `.kcauth-profile`
+///   (``DirectoryProfile``) comes after `$KCAUTH_PROFILE`, and one that must be ignored hands off;
 /// - the cache file is private and parses completely (``CacheRecord``), and
 ///   ``CachePolicy/mayServe(_:binding:mark:now:minValid:)`` holds: bound to the profile's store,
 ///   issuer and client, its session still the profile's current one in every environment
@@ -36,7 +37,8 @@ public enum FastTokenPath {
     /// Returns the exit status when the token was printed, nil to run the full program.
     public static func serve(arguments: [String]) -> Int32? {
         guard let output = answer(arguments: arguments, environment: FrontInputs.environment,
-                                  read: FrontInputs.read, mark: { SessionMark.read(profile: $0, binding: $1) }, now: FrontInputs.now())
+                                  read: FrontInputs.read, mark: { SessionMark.read(profile: $0, binding: $1) }, now: FrontInputs.now(),
+                                  directoryProfile: FrontInputs.directoryProfile)
         else { return nil }
         StandardOutput.write(output)
         return 0
@@ -47,9 +49,11 @@ public enum FastTokenPath {
     /// every decision.
     public static func answer(arguments: [String], environment: (String) -> String?,
                               read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
-                              mark: SessionMark.Lookup, now: Double) -> String? {
+                              mark: SessionMark.Lookup, now: Double,
+                              directoryProfile: () -> DirectoryProfile.Finding = { .none }) -> String? {
         guard let request = FastTokenArguments(arguments) else { return nil }
-        guard let cached = cachedToken(profileFlag: request.profile, environment: environment, read: read, mark: mark, now: now),
+        guard let cached = cachedToken(profileFlag: request.profile, environment: environment, read: read, mark: mark, now: now,
+                                       directoryProfile: directoryProfile),
               case let execInfo = ExecInfoRule.read(environment(ExecInfoRule.variable)) else { return nil }
         let version: String
         switch execInfo {
@@ -64,13 +68,21 @@ public enum FastTokenPath {
     /// the command line and the output), with the profile's name.
     public static func cachedToken(profileFlag: String?, environment: (String) -> String?,
                                    read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
-                                   mark: SessionMark.Lookup, now: Double,
-                                   minValid: Double = TokenDefaults.minValid) -> (record: CacheRecord, profile: String)? {
+                                   mark: SessionMark.Lookup, now: Double, minValid: Double = TokenDefaults.minValid,
+                                   directoryProfile: () -> DirectoryProfile.Finding = { .none }) -> (record: CacheRecord, profile: String)? {
         guard CacheGate.environmentAllows(environment) else { return nil }
         let paths = ContractPaths(environment: environment)
         guard case .bytes(let configBytes) = read(paths.configFile, .configuration) else { return nil }
-        let fromEnvironment = environment("KCAUTH_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
-        guard let config = FastConfigFile(configBytes, wanted: profileFlag ?? fromEnvironment) else { return nil }
+        var wanted = profileFlag ?? environment("KCAUTH_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
+        if wanted == nil {
+            // Looked for only when it decides (the full program warns about a bad file only then).
+            switch directoryProfile() {
+            case .none: break
+            case .named(let name, _): wanted = name   // a profile the file lacks: no section, so the full program decides
+            case .ignored: return nil                 // the full program says why it is ignored
+            }
+        }
+        guard let config = FastConfigFile(configBytes, wanted: wanted) else { return nil }
         let profile = config.profile
         guard ProfileNameRule.isValid(profile), let binding = config.binding(),
               let directory = paths.runtimeDirectory, let cacheFile = paths.cacheFile(profile: profile),

@@ -70,7 +70,8 @@ enum FrontCredentialHelpers {
 
     /// The answer for git's request on stdin (`input`), or nil.
     static func git(_ request: Request, input: [UInt8], environment: (String) -> String?,
-                    read: (String, FileRule) -> ContractFile.Outcome, mark: SessionMark.Lookup, now: Double) -> String? {
+                    read: (String, FileRule) -> ContractFile.Outcome, mark: SessionMark.Lookup, now: Double,
+                    directoryProfile: () -> DirectoryProfile.Finding = { .none }) -> String? {
         // Printable ASCII lines only: anything else is the full program's to read.
         guard input.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x0A || $0 == 0x0D }) else { return nil }
         var fields: [(key: String, value: String)] = []
@@ -92,8 +93,8 @@ enum FrontCredentialHelpers {
         guard let scheme = field("protocol"), let hostText = field("host"), let host = HostListRule.Host(hostText),
               CredentialTransport.allowsToken(scheme: scheme, host: host.host),
               let profiles = profiles(environment, read: read) else { return nil }
-        let picked = pickedProfile(request, environment)
-        guard let name = HelperRule.profile(for: host, picked: picked, profiles: profiles.map { ($0.name, $0.hosts) }),
+        guard case .decided(let picked) = pickedProfile(request, environment, profiles, directoryProfile),
+              let name = HelperRule.profile(for: host, picked: picked, profiles: profiles.map { ($0.name, $0.hosts) }),
               let cached = FastTokenPath.cachedToken(profileFlag: name, environment: environment, read: read, mark: mark, now: now,
                                                      minValid: HelperRule.minValid)?.record,
               let expiresAt = cached.expiresAt, isLineSafe(cached.accessToken) else { return nil }
@@ -110,7 +111,7 @@ enum FrontCredentialHelpers {
     /// were read first, as the full program reads them before stdin.
     static func docker(_ request: Request, input: [UInt8], profiles: [(name: String, hosts: [HostListRule.Host], username: String?)],
                        environment: (String) -> String?, read: (String, FileRule) -> ContractFile.Outcome,
-                       mark: SessionMark.Lookup, now: Double) -> String? {
+                       mark: SessionMark.Lookup, now: Double, directoryProfile: () -> DirectoryProfile.Finding = { .none }) -> String? {
         // ASCII only (the full program trims Unicode whitespace): printable, and blanks.
         guard input.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || ($0 >= 0x09 && $0 <= 0x0D) }) else { return nil }
         let blank: (UInt8) -> Bool = { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
@@ -126,7 +127,8 @@ enum FrontCredentialHelpers {
         if let colon = lower.firstIndex(of: ":"), lower[colon...].hasPrefix("://") { scheme = String(lower[..<colon]) }
         guard !authority.contains("@"), let host = HostListRule.Host(String(authority)),
               CredentialTransport.allowsToken(scheme: scheme, host: host.host),
-              let name = HelperRule.profile(for: host, picked: pickedProfile(request, environment), profiles: profiles.map { ($0.name, $0.hosts) }),
+              case .decided(let picked) = pickedProfile(request, environment, profiles, directoryProfile),
+              let name = HelperRule.profile(for: host, picked: picked, profiles: profiles.map { ($0.name, $0.hosts) }),
               let cached = FastTokenPath.cachedToken(profileFlag: name, environment: environment, read: read, mark: mark, now: now,
                                                      minValid: HelperRule.minValid)?.record else { return nil }
         let username = profiles.first { $0.name == name }?.username ?? HelperRule.defaultUsername
@@ -134,9 +136,24 @@ enum FrontCredentialHelpers {
         return "{\"ServerURL\":\(quoted[0]),\"Username\":\(quoted[1]),\"Secret\":\(quoted[2])}\n"
     }
 
-    /// `--profile`, else `KCAUTH_PROFILE` (non-empty), as the full program's helpers pick.
-    static func pickedProfile(_ request: Request, _ environment: (String) -> String?) -> String? {
-        request.profileFlag ?? environment("KCAUTH_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
+    enum Pick: Equatable {
+        /// The profile picked (nil: none; the `hosts` settings choose).
+        case decided(String?)
+        /// The full program would say something first (a directory file it ignores).
+        case handOff
+    }
+
+    /// `--profile`, else `KCAUTH_PROFILE` (non-empty), else the directory's `.kcauth-profile` when
+    /// it names one of the file's profiles, as the full program's helpers pick.
+    static func pickedProfile(_ request: Request, _ environment: (String) -> String?,
+                              _ profiles: [(name: String, hosts: [HostListRule.Host], username: String?)],
+                              _ directoryProfile: () -> DirectoryProfile.Finding) -> Pick {
+        if let picked = request.profileFlag ?? environment("KCAUTH_PROFILE").flatMap({ $0.isEmpty ? nil : $0 }) { return .decided(picked) }
+        switch directoryProfile() {
+        case .none: return .decided(nil)
+        case .named(let name, _): return profiles.contains { $0.name == name } ? .decided(name) : .handOff
+        case .ignored: return .handOff
+        }
     }
 
     static func isLineSafe(_ value: String) -> Bool {

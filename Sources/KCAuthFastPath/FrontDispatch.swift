@@ -46,7 +46,8 @@ public enum FrontDispatch {
         case .git:
             input = StandardInputReader.read(limit: 256 * 1024, stopAtBlankLine: true)
             answer = input.overLimit ? nil
-                : FrontCredentialHelpers.git(request, input: input.bytes, environment: environment, read: read, mark: mark, now: FrontInputs.now())
+                : FrontCredentialHelpers.git(request, input: input.bytes, environment: environment, read: read, mark: mark, now: FrontInputs.now(),
+                                             directoryProfile: FrontInputs.directoryProfile)
         case .docker:
             // The full program reads the configuration before stdin: a file it refuses is
             // refused before anything is read.
@@ -54,7 +55,7 @@ public enum FrontDispatch {
             input = StandardInputReader.read(limit: 64 * 1024, stopAtBlankLine: false)
             answer = input.overLimit ? nil
                 : FrontCredentialHelpers.docker(request, input: input.bytes, profiles: profiles, environment: environment,
-                                                read: read, mark: mark, now: FrontInputs.now())
+                                                read: read, mark: mark, now: FrontInputs.now(), directoryProfile: FrontInputs.directoryProfile)
         }
         if let answer {
             StandardOutput.write(answer)

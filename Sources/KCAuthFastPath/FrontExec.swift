@@ -57,7 +57,7 @@ enum FrontExec {
         guard let request = Request(arguments),
               let cached = FastTokenPath.cachedToken(profileFlag: request.profileFlag, environment: FrontInputs.environment,
                                                      read: FrontInputs.read, mark: { SessionMark.read(profile: $0, binding: $1) },
-                                                     now: FrontInputs.now()) else { return }
+                                                     now: FrontInputs.now(), directoryProfile: FrontInputs.directoryProfile) else { return }
         // The environment: the process's, with the token in each variable named (as the full
         // program builds it from its environment dictionary).
         var entries: [String] = []

@@ -17,6 +17,11 @@ enum FrontInputs {
         return ContractFile.read(path, rule: rule)
     }
 
+    /// The nearest `.kcauth-profile` from the working directory up (KCAuthContract's rule).
+    static func directoryProfile() -> DirectoryProfile.Finding {
+        DirectoryProfile.find(from: DirectoryProfile.workingDirectory())
+    }
+
     static func now() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)

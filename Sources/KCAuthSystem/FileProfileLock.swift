@@ -12,18 +12,20 @@ import KCAuthCore
 /// flock locks belong to the open file description, are released by the kernel when the process
 /// dies (even by SIGKILL), and need no clean-up of stale lock files: the file itself stays.
 public struct FileProfileLock: ProfileLock {
-    public let directory: String
+    /// nil: the user has no place for locks (no runtime directory, no home): every lock fails.
+    public let directory: String?
     /// The store kind (`keyring`, `file`): sessions in different stores are different sessions.
     public let namespace: String
 
-    public init(directory: String = Paths.lockDirectory(), namespace: String) {
+    public init(directory: String? = Paths.lockDirectory(), namespace: String) {
         self.directory = directory
         self.namespace = namespace
     }
 
-    public func path(profile: String) -> String { directory + "/" + namespace + "-" + profile + ".lock" }
+    public func path(profile: String) -> String { (directory ?? "") + "/" + namespace + "-" + profile + ".lock" }
 
     public func withLock<T>(profile: String, timeout: Double, _ body: () throws -> T) throws -> T {
+        guard let directory else { throw Self.noPlace() }
         do {
             try AtomicFile.makeDirectory(directory)
             try PrivateFile.checkDirectory(directory, repair: true)
@@ -56,5 +58,11 @@ public struct FileProfileLock: ProfileLock {
         }
         defer { flock(fd, LOCK_UN) }
         return try body()
+    }
+
+    /// Neither `/run/user/UID` nor a home directory in the password database.
+    static func noPlace() -> KCAuthError {
+        KCAuthError(.configuration, "no place for kcauth's locks: /run/user/\(geteuid()) does not exist and the user has no home directory",
+                    hint: "give the user a home directory (or a login session with /run/user/\(geteuid()))")
     }
 }

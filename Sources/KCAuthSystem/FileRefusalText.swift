@@ -5,8 +5,8 @@ import KCAuthContract
 import KCAuthCore
 
 /// A contract ``FileRefusal`` as one error line with its fix: the words of every file check.
-enum FileRefusalText {
-    static func error(_ code: KCAuthError.Code, path: String, _ refusal: FileRefusal, fix: String) -> KCAuthError {
+public enum FileRefusalText {
+    public static func error(_ code: KCAuthError.Code, path: String, _ refusal: FileRefusal, fix: String) -> KCAuthError {
         switch refusal {
         case .symbolicLink:
             return KCAuthError(code, "refusing to use \(path): it is a symbolic link", hint: "remove it")

@@ -21,6 +21,18 @@ public struct Paths: Sendable, Equatable {
     public var runtimeDirectory: String? { contract.runtimeDirectory }
     public var configFile: String { contract.configFile }
 
-    /// Where refresh locks and session marks live, by uid alone (``ContractPaths/sharedDirectory(uid:)``).
-    public static func lockDirectory(uid: uid_t = geteuid()) -> String { ContractPaths.sharedDirectory(uid: uid) }
+    /// Where refresh locks, sign-in locks and session marks live, by uid alone
+    /// (``ContractPaths/sharedDirectory(uid:home:)``): the home is `/etc/passwd`'s, as the
+    /// front finds it, else NSS's for a user the file does not list. nil: there is no place.
+    public static func lockDirectory(uid: uid_t = geteuid()) -> String? {
+        ContractPaths.sharedDirectory(uid: uid) { PasswordFile.home(uid: $0) ?? nssHome(uid: $0) }
+    }
+
+    static func nssHome(uid: uid_t) -> String? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16 * 1024)
+        guard getpwuid_r(uid, &entry, &buffer, buffer.count, &result) == 0, result != nil, let dir = entry.pw_dir else { return nil }
+        return PasswordFile.usable(String(cString: dir))
+    }
 }

@@ -33,14 +33,14 @@ public struct RuntimeTokenCache: TokenCache {
         guard let directory, (try? PrivateFile.checkDirectory(directory, repair: false)) != nil,
               case .bytes(let bytes) = ContractFile.read(file(directory, profile), rule: .secret),
               let record = CacheRecord(bytes),
-              SessionMark.admits(record.sessionID, mark: SessionMark.read(profile: profile, binding: Self.binding(of: record)))
+              SessionMark.admits(record.sessionID, mark: SessionMark.read(profile: profile, binding: Self.binding(of: record), directory: Paths.lockDirectory()))
         else { return nil }
         return CachedToken(record)
     }
 
     public func write(_ token: CachedToken, profile: String) {
         // The session is the profile's current one: it was just read from (or written to) the store.
-        if let session = token.sessionID { SessionMark.note(profile: profile, binding: Self.binding(of: token.record), session: session) }
+        if let session = token.sessionID { SessionMark.note(profile: profile, binding: Self.binding(of: token.record), session: session, directory: Paths.lockDirectory()) }
         guard let directory else { return }
         if let existing = read(profile: profile), existing.record == token.record { return }
         try? AtomicFile.makeDirectory(directory)
@@ -53,7 +53,7 @@ public struct RuntimeTokenCache: TokenCache {
     }
 
     public func retire(profile: String, session: String?, binding: CacheBinding) {
-        if let contract = binding.contract { SessionMark.end(profile: profile, binding: contract, session: session) }
+        if let contract = binding.contract { SessionMark.end(profile: profile, binding: contract, session: session, directory: Paths.lockDirectory()) }
         remove(profile: profile)
     }
 

@@ -13,6 +13,7 @@ explore further.
 """
 
 import os
+import pwd
 import random
 import shutil
 import stat
@@ -153,6 +154,7 @@ def mark_file(shared, profile, storage, issuer, client_id):
 
 
 def shared_directory():
+    """ContractPaths.sharedDirectory: /run/user/UID when it is ours, else the passwd home's."""
     uid = os.geteuid()
     run = f"/run/user/{uid}"
     try:
@@ -161,7 +163,7 @@ def shared_directory():
             return run + "/kcauth-locks"
     except FileNotFoundError:
         pass
-    return f"/tmp/kcauth-{uid}"
+    return pwd.getpwuid(uid).pw_dir.rstrip("/") + "/.local/state/kcauth/locks"
 
 
 def run(executable, argv, env):

@@ -28,6 +28,8 @@ import KCAuthContract
         var now = FastTokenPathTests.now
         /// The profiles' session marks (KCAuthContract's SessionMark), by uid in the real world.
         var marks: [String: SessionMark.State] = ["default": .current("s-1"), "work": .current("s-1"), "p57": .current("s-1")]
+        /// The working directory's `.kcauth-profile` (KCAuthContract's DirectoryProfile).
+        var directory = DirectoryProfile.Finding.none
 
         func read(_ path: String, _ rule: FileRule) -> ContractFile.Outcome {
             guard let text = files[path] else { return .absent }
@@ -36,8 +38,38 @@ import KCAuthContract
         }
 
         func answer(_ arguments: [String]) -> String? {
-            FastTokenPath.answer(arguments: arguments, environment: { environment[$0] }, read: read, mark: { p, _ in marks[p] }, now: now)
+            FastTokenPath.answer(arguments: arguments, environment: { environment[$0] }, read: read, mark: { p, _ in marks[p] }, now: now,
+                                 directoryProfile: { directory })
         }
+    }
+
+    @Test func theDirectoryFileComesAfterTheFlagAndTheEnvironment() {
+        var w = World()
+        w.files["/home/u/.config/kcauth/config"] = FastTokenPathTests.config + "\n[work]\nissuer = \(FastTokenPathTests.issuer)\nclient_id = kcauth\n"
+        w.files["/run/user/1000/kcauth/work.token"] = FastTokenPathTests.cache().replacingAll("eyJ.a-b_c.d", "eyJ.w-o_r.k")
+        w.privateOnly.insert("/run/user/1000/kcauth/work.token")
+        w.directory = .named("work", path: "/src/.kcauth-profile")
+        #expect(w.answer(["token"]) == "eyJ.w-o_r.k\n")
+        #expect(w.answer(["token", "--profile", "default"]) == "eyJ.a-b_c.d\n")
+        w.environment["KCAUTH_PROFILE"] = "default"
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+    }
+
+    @Test func aDirectoryFileToWarnAboutOrWithoutASectionHandsOff() {
+        var w = World()
+        w.directory = .ignored(path: "/src/.kcauth-profile", .refused(.writableByOthers(mode: 0o666)))
+        #expect(w.answer(["token"]) == nil)
+        #expect(w.answer(["token", "--profile", "default"]) == "eyJ.a-b_c.d\n", "not looked at when the flag decides")
+        w.directory = .named("elsewhere", path: "/src/.kcauth-profile")
+        #expect(w.answer(["token"]) == nil, "the full program warns and falls back")
+    }
+
+    @Test func aGlobalSignInNotificationKeyDoesNotStopTheFront() {
+        var w = World()
+        w.files["/home/u/.config/kcauth/config"] = "sign_in_notification = off\n" + FastTokenPathTests.config
+        #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
+        w.files["/home/u/.config/kcauth/config"] = "unknown_global = 1\n" + FastTokenPathTests.config
+        #expect(w.answer(["token"]) == nil)
     }
 
     @Test func servesTheCachedAccessTokenOfTheDefaultProfile() {
@@ -311,5 +343,11 @@ extension String {
         var w = FastTokenPathTests.World()
         w.files["/home/u/.config/kcauth/config"] = FastTokenPathTests.config + "frobnicate = yes\n"
         #expect(w.answer(["token"]) == nil)
+    }
+}
+
+private extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,4 +1,5 @@
 import KCAuth
+import KCAuthContract
 import KCAuthCore
 import KCAuthSystem
 
@@ -82,6 +83,7 @@ enum DoctorCommand: Command {
             switch setting.source {
             case .flag: origin = setting.origin ?? "a flag"
             case .environment: origin = "$" + (setting.origin ?? "environment")
+            case .directory: origin = setting.origin ?? DirectoryProfile.fileName
             case .profile: origin = "the profile's \(setting.origin ?? "settings")"
             case .default: origin = "default"
             }

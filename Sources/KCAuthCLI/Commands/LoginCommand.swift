@@ -51,6 +51,12 @@ enum LoginCommand: Command {
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
+        try run(command, services, kubectl: false)
+    }
+
+    /// `kubectl`: signing in for `kcauth token -o exec-credential` (``KubectlLogin``): nothing is
+    /// said about a session found, the caller prints the token.
+    static func run(_ command: ParsedCommand, _ services: Services, kubectl: Bool) throws {
         let flowOptions = try LoginFlowOptions(command)
         let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
         let profile = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
@@ -62,8 +68,39 @@ enum LoginCommand: Command {
         }
         if profile.usesClientCredentials { return try LoginShortcuts.clientCredentials(command, profile, services) }
         let authorization = try LoginRequestOptions.oneOff(command)
-        if try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization,
-                                              rememberedFlow: flowOptions.remembered(profile.saved), services) { return }
+        let remembered = flowOptions.remembered(profile.saved)
+        func signedIn(evenWithForce: Bool = false) throws -> Bool {
+            if kubectl { return evenWithForce && services.context.currentSession(profile).find(oneOff: authorization, rememberedFlow: remembered) != nil }
+            return try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization, rememberedFlow: remembered, services,
+                                                      evenWithForce: evenWithForce)
+        }
+        if try signedIn() { return }
+        let signIn = { try flow(command, services, profile, flowOptions, authorization: authorization, kubectl: kubectl) }
+        // A memory session is this process's alone: nothing to wait for, nothing to share.
+        if profile.storage.value == .memory { return try signIn() }
+        // One sign-in in flight per profile (issue 18 #1): a caller that finds one in progress
+        // waits for it rather than opening a second browser.
+        let force = command.flag(LoginRequestOptions.force)
+        let now = services.context.clock.instant
+        for _ in 0..<2 {
+            let result = try services.context.oneSignIn(profile).run(
+                force: force, notify: { SignInWaitOutput.report($0, profile: profile.name, now: now, console: services.console) },
+                stillNeeded: { try !force && signedIn(evenWithForce: kubectl) ? false : true }, signIn: signIn)
+            // Another process signed in: this is the session to use, said as `login` says it.
+            switch result {
+            case .signedIn, .notNeeded: return   // `stillNeeded` already said who is signed in
+            case .signedInElsewhere: if try signedIn(evenWithForce: true) { return }
+            }
+            // It stored a session other than the one asked for (other flags): a person asked
+            // for this one, so sign in now that nobody else does.
+        }
+        throw KCAuthError(.loginRequired, "no session for profile '\(profile.name)' after the other sign-in", remedy: .signIn(profile: profile.name))
+    }
+
+    /// The flow itself, while this process holds the profile's sign-in lock.
+    static func flow(_ command: ParsedCommand, _ services: Services, _ profile: ResolvedProfile, _ flowOptions: LoginFlowOptions,
+                     authorization: AuthorizationParameters, kubectl: Bool) throws {
+        if kubectl { services.console.err("kcauth: kubectl needs a token for profile '\(profile.name)': signing in.\n") }
         let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console

@@ -18,9 +18,10 @@ enum LoginShortcuts {
     }
 
     /// True when the profile is already signed in (said on stderr, the token on stdout with `-o`).
+    /// `force`: look even with `--force` (after waiting for another process's sign-in).
     static func alreadySignedIn(_ command: ParsedCommand, _ profile: ResolvedProfile, oneOff: AuthorizationParameters,
-                                rememberedFlow: LoginFlow?, _ services: Services) throws -> Bool {
-        guard !command.flag(LoginRequestOptions.force),
+                                rememberedFlow: LoginFlow?, _ services: Services, evenWithForce: Bool = false) throws -> Bool {
+        guard evenWithForce || !command.flag(LoginRequestOptions.force),
               let found = services.context.currentSession(profile).find(oneOff: oneOff, rememberedFlow: rememberedFlow) else { return false }
         let now = services.context.clock.instant
         let until = found.until.map { " until " + RelativeTime.stamp($0, now: now) } ?? ""

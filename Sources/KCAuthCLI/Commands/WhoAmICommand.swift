@@ -25,7 +25,8 @@ enum WhoAmICommand: Command {
         let identity = try services.context.whoAmI(profile).run(userinfo: command.flag(userinfo))
         let now = services.context.clock.instant
         switch SessionOutput(command) {
-        case .text: services.console.out(WhoAmIOutput.text(identity, now: now, clientAuth: profile.clientAuth.value))
+        case .text: services.console.out(WhoAmIOutput.text(identity, now: now, clientAuth: profile.clientAuth.value,
+                                                                        selectedBy: ProfileOrigin.words(profile.profile)))
         case .json: services.console.out(WhoAmIOutput.json(identity, now: now, clientAuth: profile.clientAuth.value))
         }
     }

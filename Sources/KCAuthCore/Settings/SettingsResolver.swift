@@ -14,14 +14,21 @@ public struct SettingsResolver: Sendable {
     /// For relative `--ca-file` paths; nil when unknown.
     public let workingDirectory: String?
 
-    public init(environment: [String: String], config: ConfigDocument?, configPath: String, workingDirectory: String?) {
+    /// The profile the working directory names (`.kcauth-profile`), already checked against
+    /// the configuration; asked only when neither the flag nor `KCAUTH_PROFILE` decides.
+    public let directoryProfile: @Sendable () -> (name: String, path: String)?
+
+    public init(environment: [String: String], config: ConfigDocument?, configPath: String, workingDirectory: String?,
+                directoryProfile: @escaping @Sendable () -> (name: String, path: String)? = { nil }) {
+        self.directoryProfile = directoryProfile
         self.environment = EnvironmentValues(environment)
         self.config = config
         self.configPath = configPath
         self.workingDirectory = workingDirectory
     }
 
-    /// `--profile`, else `$KCAUTH_PROFILE`, else the file's `default_profile`, else `default`.
+    /// `--profile`, else `$KCAUTH_PROFILE`, else the directory's `.kcauth-profile`, else the
+    /// file's `default_profile`, else `default`.
     public func profile(_ flag: String?) throws -> Setting<String> {
         let setting: Setting<String>
         if let flag {
@@ -29,6 +36,8 @@ public struct SettingsResolver: Sendable {
             setting = Setting(flag, .flag, origin: "--profile")
         } else if let env = try environment.value("KCAUTH_PROFILE") {
             setting = Setting(env, .environment, origin: "KCAUTH_PROFILE")
+        } else if let chosen = directoryProfile() {
+            setting = Setting(chosen.name, .directory, origin: chosen.path)
         } else if let named = try config?.defaultProfile(path: configPath) {
             setting = Setting(named, .profile, origin: ConfigDocument.defaultProfileKey)
         } else {

@@ -38,6 +38,8 @@ public struct Logout: Sendable {
         /// When the stored refresh token expires, if known: how long a session the provider
         /// could not be asked to end stays usable.
         public var refreshExpiresAt: Instant?
+        /// The refresh lock could not be taken, so the session was ended without it.
+        public var lockProblem: KCAuthError?
 
         /// The provider confirmed the end: back-channel, revocation, or the browser came back
         /// through the post-logout redirect (RP-initiated logout ends the session there).
@@ -121,7 +123,7 @@ public struct Logout: Sendable {
         // Under the refresh lock, so no refresh can store new tokens after the delete, and with
         // the state read again: a refresh that finished meanwhile rotated the refresh token, and
         // the newest one is the one to revoke.
-        try lock.withLock(profile: profile, timeout: GetToken.lockTimeout) {
+        func endAndDelete() throws {
             guard let secret = try store.read(profile: profile) else { return }
             let state = try? AuthState.decode(secret, profile: profile)
             outcome.unreadable = state == nil
@@ -131,6 +133,18 @@ public struct Logout: Sendable {
                 (outcome.endSession, outcome.revocation) = ServerLogout(http: http(), authenticator: authenticator(state)).run(state)
             }
             outcome.deleted = try store.delete(profile: profile)
+        }
+        // A lock that cannot be had (no place for it, a hung holder) must not keep a session
+        // alive that the user wants ended: then the session is ended and deleted without it.
+        var locked = false
+        do {
+            try lock.withLock(profile: profile, timeout: GetToken.lockTimeout) {
+                locked = true
+                try endAndDelete()
+            }
+        } catch let error as KCAuthError where !locked {
+            outcome.lockProblem = error
+            try endAndDelete()
         }
         return outcome
     }

@@ -1,0 +1,15 @@
+import KCAuthCore
+
+/// Where the selected profile came from, in the words status, whoami and doctor use (issue 18
+/// #5): a `.kcauth-profile` picks a profile silently, so these say which file did. nil for
+/// `--profile` (the person just typed it) and for the built-in `default`.
+enum ProfileOrigin {
+    static func words(_ setting: Setting<String>) -> String? {
+        switch setting.source {
+        case .flag, .default: return nil
+        case .environment: return "KCAUTH_PROFILE"
+        case .directory: return setting.origin
+        case .profile: return setting.origin ?? "default_profile"
+        }
+    }
+}
