@@ -48,3 +48,8 @@ public struct Scrypt: Sendable, Equatable {
         bytes.withUnsafeMutableBytes { kc_cleanse($0.baseAddress, count) }
     }
 }
+
+extension Scrypt {
+    /// `wipe` under a name that reads well at call sites that are not about keys.
+    public static func wipeBytes(_ bytes: inout [UInt8]) { wipe(&bytes) }
+}
