@@ -156,6 +156,6 @@ def test_memory_leaves_a_stored_session_alone(provider, keyring, kcauth):
 
 def test_a_bad_storage_value_is_a_usage_error(kcauth):
     r = kcauth("login", "--storage", "disk")
-    assert r.returncode == 2 and "use one of keyring, file, memory" in r.stderr
+    assert r.returncode == 2 and "use one of keyring, encrypted, file, memory" in r.stderr
     e = kcauth("token", env={"KCAUTH_STORAGE": "disk"})
     assert e.returncode == 2 and "$KCAUTH_STORAGE: 'disk' is not a storage kind" in e.stderr
