@@ -37,7 +37,7 @@ enum LoginCommand: Command {
             SettingsOptions.profile, SettingsOptions.port, SettingsOptions.timeout, SettingsOptions.caFile, LoginFlowOptions.noBrowser,
         ] + LoginFlowOptions.options + [
             LoginBrowserOptions.browserCommand,
-            SettingsOptions.storage,
+            SettingsOptions.storage, EncryptedStoreOptions.passphraseFile,
             LoginStorage.output,
         ] + LoginRequestOptions.options + LoginClientOptions.options,
         examples: [
