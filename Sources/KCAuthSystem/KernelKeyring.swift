@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CKeyring
 import KCAuthCore
+import KCAuthCrypto
 
 /// The kernel's per-user keyring (`@u`, keyrings(7)), where `kcauth unlock` leaves the encrypted
 /// store's data key so that every process of the user (any terminal, cron, kubectl) reads the
@@ -47,7 +48,7 @@ public struct KernelKeyring: Sendable {
         var payload = key
         let stamp = UInt64(max(0, expires.epochSeconds.rounded(.down)))
         for shift in stride(from: 56, through: 0, by: -8) { payload.append(UInt8(truncatingIfNeeded: stamp >> UInt64(shift))) }
-        defer { payload.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { Scrypt.wipe(&payload) }
         let serial = payload.withUnsafeBytes { kc_key_add_user(description, $0.baseAddress, $0.count, KC_KEY_SPEC_USER_KEYRING) }
         guard serial >= 0 else { throw failure("add_key") }
         guard kc_key_setperm(serial, KC_KEY_PERM_PRIVATE) == 0 else {
@@ -82,7 +83,7 @@ public struct KernelKeyring: Sendable {
         }
         let stamp = buffer[32..<40].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let entry = Entry(key: Array(buffer[..<32]), expires: Instant(clock: Double(stamp)))
-        buffer.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        Scrypt.wipe(&buffer)
         return entry
     }
 

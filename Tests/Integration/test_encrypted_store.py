@@ -394,3 +394,32 @@ def test_without_the_kernel_keyring_it_says_so_and_asks_each_time(provider, kc, 
     os.close(master)
     assert b"The kernel keyring is unavailable" in seen, seen
     assert proc.returncode == 0 and out.strip()
+
+
+def test_login_without_a_secret_service_offers_the_encrypted_store_at_a_terminal(provider, kc):
+    t = Terminal(kc, *login_args(provider))
+    answer(t, "Use the encrypted store for profile 'default'? [Y/n] ", "y")
+    answer(t, "New passphrase for the kcauth encrypted store: ", PASSPHRASE)
+    answer(t, "Repeat the passphrase: ", PASSPHRASE)
+    code, _, seen = t.finish()
+    seen = t.all_seen.decode(errors="replace") + seen
+    assert code == 0, seen
+    assert "There is no keyring here (no D-Bus session bus" in seen
+    assert "storage = encrypted" in kc.config_file.read_text()
+    assert open_session(kc, "default")["refresh_token"]
+    assert kc("token", env=kc.cold).returncode == 0, "unlocked by the login that created the store"
+
+    # Without a terminal: exit 5, the three stores named, nothing written.
+    (kc.home.parent / "other").mkdir()
+    other = Kcauth(kc.home.parent / "other", kc.env)
+    r = other(*login_args(provider))
+    assert r.returncode == 5, r
+    assert "`--storage encrypted`" in r.stderr and "`--storage file`" in r.stderr and "`--storage memory`" in r.stderr
+
+
+def test_declining_the_offer_stores_nothing(provider, kc):
+    t = Terminal(kc, *login_args(provider))
+    answer(t, "Use the encrypted store for profile 'default'? [Y/n] ", "n")
+    code, _, seen = t.finish()
+    assert code == 5, seen
+    assert not kc.state_dir.exists() and not kc.config_file.exists()
