@@ -14,7 +14,7 @@ enum EncryptedStoreOffer {
         guard profile.storage.value == .keyring, profile.storage.source == .default,
               isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
         do {
-            try services.context.store(.keyring).checkAvailable()
+            try services.context.store(.keyring).withoutUnlockPrompts().checkAvailable()  // never a dialog just to ask
             return false
         } catch let error as KCAuthError where error.code == .storageUnavailable {
             let console = services.console
