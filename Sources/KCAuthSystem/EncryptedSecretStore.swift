@@ -186,8 +186,12 @@ public final class EncryptedSecretStore: SecretStore {
             dataKey.withLock { $0 = entry.key }
             return entry.key
         }
+        let keyringWorks = keyring.probe() == .available
         let key = try unwrapAsking(file)
         dataKey.withLock { $0 = key }
+        if passphrases.file == nil, keyringWorks {
+            notice("(Asked for this command only: `kcauth unlock` opens the store once for every process of yours.)")
+        }
         return key
     }
 

@@ -202,6 +202,17 @@ def test_on_a_terminal_login_asks_twice_and_unlock_asks_without_echo(provider, k
     assert code == 5 and "wrong passphrase" in seen, seen
     assert key_serial(kc) is None
 
+    # A locked store at a terminal: asked for this one command, nothing left unlocked.
+    saved_env = kc.env
+    kc.env = {**kc.env, **kc.cold}
+    once = Terminal(kc, "token")
+    kc.env = saved_env
+    answer(once, "Passphrase for the kcauth encrypted store: ", PASSPHRASE)
+    code, stdout, seen = once.finish()
+    assert code == 0 and stdout.strip(), seen
+    assert "`kcauth unlock` opens the store once for every process" in seen
+    assert key_serial(kc) is None
+
     right = Terminal(kc, "unlock", "--for", "10m")
     right.expect("Passphrase for the kcauth encrypted store: ")
     right.type(PASSPHRASE)
