@@ -15,8 +15,9 @@ public struct Scrypt: Sendable, Equatable {
         self.p = p
     }
 
-    /// 2^17 × 8 × 128 bytes = 128 MiB and about 0.3 s on a current x86-64 core (measured by
-    /// `kcauth doctor`'s store check and the benchmark in docs/security.md).
+    /// A reference point: 2^17 × 8 × 128 bytes = 128 MiB, about 0.4 s on the (loaded) 2-core
+    /// development machine. New stores do not use it: their N is tuned on the machine that
+    /// creates them (`EncryptedSecretStore.tunedKDF`, ~0.3 s).
     public static let standard = Scrypt(n: 1 << 17, r: 8, p: 1)
 
     /// The most a file may ask for: 2^20 × 8 (1 GiB, seconds of work). A file asking for more is
