@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "COpenSSL", path: "Sources/COpenSSL"),  // libcrypto only, no TLS; headers: libssl-dev
         .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
         .target(name: "CQREncode", path: "Sources/CQREncode"),  // headers: libqrencode-dev
+        .target(name: "CKeyring", path: "Sources/CKeyring"),  // add_key(2)/keyctl(2): syscall(2) is variadic
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         // KCAuthContract (Glibc only, at the bottom): what the front and the full program must
@@ -44,7 +45,7 @@ let package = Package(
         // session marks and the "may the cache answer?" decision (issue 17).
         .target(name: "KCAuthContract", swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthContract"], swiftSettings: swift6),
-        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode"], swiftSettings: swift6),
+        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode", "CKeyring"], swiftSettings: swift6),
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthContract", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         // Fakes and fixtures shared by every test target (not a product: never shipped).

@@ -53,7 +53,7 @@ _kcauth() {
         esac
         case $cur in
             -*) _kcauth_reply '-h --help --version --profile' ;;
-            *) _kcauth_reply 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            *) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi
@@ -61,12 +61,15 @@ _kcauth() {
     # Per command: its flags, the flags that take a value, how many arguments it takes.
     local flags values max
     case $command in
-        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
+        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
         token) flags='--profile --min-valid -o --output --id-token -h --help' values='--profile --min-valid -o --output' max=0 ;;
         refresh) flags='--profile --scope -o --output --id-token -h --help' values='--profile --scope -o --output' max=0 ;;
         logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;
         whoami) flags='--profile --userinfo -o --output -h --help' values='--profile -o --output' max=0 ;;
         status) flags='--profile -o --output -h --help' values='--profile -o --output' max=0 ;;
+        unlock) flags='--for --passphrase-file -h --help' values='--for --passphrase-file' max=0 ;;
+        lock) flags='-h --help' values='' max=0 ;;
+        passphrase) flags='--passphrase-file --new-passphrase-file -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
         profiles) flags='--profile --names -o --output -h --help' values='--profile -o --output' max=0 ;;
         use) flags='-h --help' values='' max=1 ;;
         exec) flags='--profile --env --min-valid -h --help' values='--profile --env --min-valid' max=2 ;;
@@ -86,7 +89,8 @@ _kcauth() {
             'login --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'login --ca-file') _kcauth_files ;;
             'login --flow') _kcauth_reply 'auto browser device' ;;
-            'login --storage') _kcauth_reply 'keyring file memory' ;;
+            'login --storage') _kcauth_reply 'keyring encrypted file memory' ;;
+            'login --passphrase-file') _kcauth_files ;;
             'login -o' | 'login --output') _kcauth_reply 'raw json' ;;
             'login --prompt') _kcauth_reply 'none login consent select_account' ;;
             'login --client-secret-file') _kcauth_files ;;
@@ -102,6 +106,9 @@ _kcauth() {
             'whoami -o' | 'whoami --output') _kcauth_reply 'text json' ;;
             'status --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'status -o' | 'status --output') _kcauth_reply 'text json' ;;
+            'unlock --passphrase-file') _kcauth_files ;;
+            'passphrase --passphrase-file') _kcauth_files ;;
+            'passphrase --new-passphrase-file') _kcauth_files ;;
             'profiles --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'profiles -o' | 'profiles --output') _kcauth_reply 'text json' ;;
             'exec --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
@@ -130,7 +137,7 @@ _kcauth() {
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
-            help) _kcauth_reply 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            help) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi

@@ -66,6 +66,9 @@ complete -c kcauth -n 'not __kcauth_command' -a refresh -d 'Refresh the tokens n
 complete -c kcauth -n 'not __kcauth_command' -a logout -d 'Sign out at the provider and delete the stored session'
 complete -c kcauth -n 'not __kcauth_command' -a whoami -d 'Show who is signed in'
 complete -c kcauth -n 'not __kcauth_command' -a status -d 'Show every profile\'s sign-in state'
+complete -c kcauth -n 'not __kcauth_command' -a unlock -d 'Unlock the encrypted store for every process of yours'
+complete -c kcauth -n 'not __kcauth_command' -a lock -d 'Lock the encrypted store again'
+complete -c kcauth -n 'not __kcauth_command' -a passphrase -d 'Change the encrypted store\'s passphrase'
 complete -c kcauth -n 'not __kcauth_command' -a profiles -d 'List the profiles and their settings'
 complete -c kcauth -n 'not __kcauth_command' -a use -d 'Make a profile the default'
 complete -c kcauth -n 'not __kcauth_command' -a exec -d 'Run a command with a fresh token in its environment'
@@ -92,7 +95,8 @@ complete -c kcauth -n '__kcauth_using login' -l device -d 'Use the device flow: 
 complete -c kcauth -n '__kcauth_using login' -l flow -x -a 'auto browser device' -d 'How to sign in, remembered for the profile'
 complete -c kcauth -n '__kcauth_using login' -l qr -d 'Show the device flow\'s link as a QR code (implies --device)'
 complete -c kcauth -n '__kcauth_using login' -l browser-command -x -d 'Start the browser with this command and its arguments, split like a shell would; %s is the URL (appended if absent); remembered for the profile, \'\' forgets'
-complete -c kcauth -n '__kcauth_using login' -l storage -x -a 'keyring file memory' -d 'Where to keep the session, remembered per profile'
+complete -c kcauth -n '__kcauth_using login' -l storage -x -a 'keyring encrypted file memory' -d 'Where to keep the session, remembered per profile'
+complete -c kcauth -n '__kcauth_using login' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
 complete -c kcauth -n '__kcauth_using login' -s o -l output -x -a 'raw json' -d 'Also print the access token on stdout (for --storage memory)'
 complete -c kcauth -n '__kcauth_using login' -l idp-hint -x -d 'Go straight to this identity provider (Keycloak kc_idp_hint), remembered for the profile'
 complete -c kcauth -n '__kcauth_using login' -l login-hint -x -d 'Suggest the account to sign in with (login_hint), this login only'
@@ -140,6 +144,16 @@ complete -c kcauth -n '__kcauth_using status' -l profile -x -a '(__kcauth_profil
 complete -c kcauth -n '__kcauth_using status' -s o -l output -x -a 'text json' -d 'Output format'
 complete -c kcauth -n '__kcauth_using status' -s h -l help -d 'Show help for this command'
 
+complete -c kcauth -n '__kcauth_using unlock' -l for -x -d 'How long the store stays unlocked (up to 30d)'
+complete -c kcauth -n '__kcauth_using unlock' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
+complete -c kcauth -n '__kcauth_using unlock' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using lock' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using passphrase' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
+complete -c kcauth -n '__kcauth_using passphrase' -l new-passphrase-file -r -F -d 'Read the new passphrase from this file (mode 0600)'
+complete -c kcauth -n '__kcauth_using passphrase' -s h -l help -d 'Show help for this command'
+
 complete -c kcauth -n '__kcauth_using profiles' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using profiles' -l names -d 'Print only the profile names, one per line'
 complete -c kcauth -n '__kcauth_using profiles' -s o -l output -x -a 'text json' -d 'Output format'
@@ -181,4 +195,4 @@ complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
-complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help'
+complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status unlock lock passphrase profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help'

@@ -30,6 +30,10 @@ static struct {
     KC_FN(EVP_DigestSignInit); KC_FN(EVP_DigestSign); KC_FN(EVP_PKEY_is_a); KC_FN(EVP_PKEY_get_group_name);
     KC_FN(BIO_new_mem_buf); KC_FN(BIO_free); KC_FN(PEM_read_bio_PrivateKey);
     KC_FN(d2i_ECDSA_SIG); KC_FN(ECDSA_SIG_get0); KC_FN(BN_bn2binpad);
+    KC_FN(EVP_CIPHER_CTX_new); KC_FN(EVP_CIPHER_CTX_free); KC_FN(EVP_aes_256_gcm); KC_FN(EVP_CIPHER_CTX_ctrl);
+    KC_FN(EVP_EncryptInit_ex); KC_FN(EVP_EncryptUpdate); KC_FN(EVP_EncryptFinal_ex);
+    KC_FN(EVP_DecryptInit_ex); KC_FN(EVP_DecryptUpdate); KC_FN(EVP_DecryptFinal_ex);
+    KC_FN(EVP_PBE_scrypt); KC_FN(OPENSSL_cleanse);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -62,6 +66,10 @@ static void load(void) {
     KC_BIND(EVP_DigestSignInit) KC_BIND(EVP_DigestSign) KC_BIND(EVP_PKEY_is_a) KC_BIND(EVP_PKEY_get_group_name)
     KC_BIND(BIO_new_mem_buf) KC_BIND(BIO_free) KC_BIND(PEM_read_bio_PrivateKey)
     KC_BIND(d2i_ECDSA_SIG) KC_BIND(ECDSA_SIG_get0) KC_BIND(BN_bn2binpad)
+    KC_BIND(EVP_CIPHER_CTX_new) KC_BIND(EVP_CIPHER_CTX_free) KC_BIND(EVP_aes_256_gcm) KC_BIND(EVP_CIPHER_CTX_ctrl)
+    KC_BIND(EVP_EncryptInit_ex) KC_BIND(EVP_EncryptUpdate) KC_BIND(EVP_EncryptFinal_ex)
+    KC_BIND(EVP_DecryptInit_ex) KC_BIND(EVP_DecryptUpdate) KC_BIND(EVP_DecryptFinal_ex)
+    KC_BIND(EVP_PBE_scrypt) KC_BIND(OPENSSL_cleanse)
     loaded = 1;
 }
 
@@ -220,4 +228,54 @@ int kc_ecdsa_der_to_raw(const unsigned char *der, size_t der_len, unsigned char 
         && api.BN_bn2binpad(s, out + coord_len, (int)coord_len) == (int)coord_len;
     api.ECDSA_SIG_free(sig);
     return ok;
+}
+
+// AES-256-GCM: 32-byte key, 12-byte nonce (GCM's default IV length), 16-byte tag.
+static int gcm_lengths_ok(size_t aad_len, size_t in_len) {
+    return aad_len <= (size_t)0x7fffffff && in_len <= (size_t)0x7fffffff;
+}
+
+int kc_aes256gcm_seal(const unsigned char *key, const unsigned char *nonce, const unsigned char *aad, size_t aad_len,
+                      const unsigned char *in, size_t in_len, unsigned char *out, unsigned char *tag) {
+    if (!gcm_lengths_ok(aad_len, in_len) || !kc_crypto_load()) return 0;
+    EVP_CIPHER_CTX *ctx = api.EVP_CIPHER_CTX_new();
+    int len = 0, ok = ctx != NULL
+        && api.EVP_EncryptInit_ex(ctx, api.EVP_aes_256_gcm(), NULL, key, nonce) == 1
+        && (aad_len == 0 || api.EVP_EncryptUpdate(ctx, NULL, &len, aad, (int)aad_len) == 1)
+        && (in_len == 0 || api.EVP_EncryptUpdate(ctx, out, &len, in, (int)in_len) == 1)
+        && api.EVP_EncryptFinal_ex(ctx, out + (in_len == 0 ? 0 : len), &len) == 1
+        && api.EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag) == 1;
+    api.EVP_CIPHER_CTX_free(ctx);
+    return ok;
+}
+
+int kc_aes256gcm_open(const unsigned char *key, const unsigned char *nonce, const unsigned char *aad, size_t aad_len,
+                      const unsigned char *in, size_t in_len, const unsigned char *tag, unsigned char *out) {
+    if (!gcm_lengths_ok(aad_len, in_len) || !kc_crypto_load()) return 0;
+    unsigned char expected[16];
+    memcpy(expected, tag, sizeof expected);   // EVP_CTRL_GCM_SET_TAG takes a non-const pointer
+    EVP_CIPHER_CTX *ctx = api.EVP_CIPHER_CTX_new();
+    int len = 0, ok = ctx != NULL
+        && api.EVP_DecryptInit_ex(ctx, api.EVP_aes_256_gcm(), NULL, key, nonce) == 1
+        && (aad_len == 0 || api.EVP_DecryptUpdate(ctx, NULL, &len, aad, (int)aad_len) == 1)
+        && (in_len == 0 || api.EVP_DecryptUpdate(ctx, out, &len, in, (int)in_len) == 1)
+        && api.EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, expected) == 1
+        && api.EVP_DecryptFinal_ex(ctx, out + (in_len == 0 ? 0 : len), &len) == 1;
+    api.EVP_CIPHER_CTX_free(ctx);
+    if (!ok && in_len > 0) api.OPENSSL_cleanse(out, in_len);   // never hand out unverified plaintext
+    return ok;
+}
+
+int kc_scrypt(const char *pass, size_t pass_len, const unsigned char *salt, size_t salt_len,
+              uint64_t n, uint64_t r, uint64_t p, uint64_t maxmem, unsigned char *key, size_t key_len) {
+    return kc_crypto_load() && api.EVP_PBE_scrypt(pass, pass_len, salt, salt_len, n, r, p, maxmem, key, key_len) == 1;
+}
+
+void kc_cleanse(void *p, size_t len) {
+    if (kc_crypto_load()) {
+        api.OPENSSL_cleanse(p, len);
+    } else {
+        volatile unsigned char *v = p;
+        while (len--) *v++ = 0;
+    }
 }

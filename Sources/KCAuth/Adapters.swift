@@ -75,6 +75,11 @@ public struct Adapters: Sendable {
             secretStore: { kind, warn in
                 switch kind {
                 case .file: return FileSecretStore(directory: paths.stateDirectory, warn: warn)
+                case .encrypted:
+                    // Its notes (store created, no kernel keyring) go straight to stderr: they
+                    // matter to every command that may ask for the passphrase, not only login.
+                    return EncryptedSecretStore(directory: paths.stateDirectory, passphrases: PassphraseSource(environment: environment),
+                                                clock: SystemClock(), notice: { PassphraseSource.say($0 + "\n") })
                 case .memory: return MemorySecretStore()
                 default: return LibSecretStore(environment: environment, onUnlockPrompt: onUnlockPrompt)
                 }

@@ -29,7 +29,7 @@ public struct ClientSignIn: Sendable {
         // The scope is sent only when someone chose one: the default (`openid …`) is a person's.
         let scope = profile.scope.source == .default ? "" : profile.scope.value
         var remember = ProfileSettings(issuer: issuer, clientID: clientID, scope: profile.scope.source == .default ? nil : scope,
-                                       port: nil, caFile: profile.caFile?.value, storage: kind == .file ? .file : nil, flow: nil)
+                                       port: nil, caFile: profile.caFile?.value, storage: kind == .file || kind == .encrypted ? kind : nil, flow: nil)
         profile.rememberLoginSettings(in: &remember)
         remember.grant = ProfileSettings.clientCredentialsGrant
         let writer = SessionWriter(store: store, storage: kind, cache: context.tokenCache(for: kind),

@@ -58,7 +58,7 @@ public struct SignIn: Sendable {
         let store = storeMovingFrom(previous: previousStore(kind), kind: kind, notify: notify)
         var remember = ProfileSettings(issuer: issuer, clientID: clientID, scope: profile.scope.value,
                                        port: profile.port.value == 0 ? nil : profile.port.value, caFile: profile.caFile?.value,
-                                       storage: kind == .file ? .file : nil,  // the keyring is the default; memory never sticks
+                                       storage: kind == .file || kind == .encrypted ? kind : nil,  // the keyring is the default; memory never sticks
                                        flow: options.rememberedFlow, browserCommand: profile.browserCommand?.value.text)
         profile.rememberLoginSettings(in: &remember)
         let writer = SessionWriter(store: store, storage: kind, cache: context.tokenCache(for: kind),
@@ -81,10 +81,14 @@ public struct SignIn: Sendable {
     /// The other persistent store may hold an old copy: a file left by `--storage file`
     /// (unlinking a missing file costs nothing), or the keyring item of a profile that was on
     /// the keyring until now (not probed for profiles already on file: no keyring needed).
+    /// A profile saved on the encrypted store moving elsewhere leaves its sealed file behind
+    /// unless removed the same way (removing needs no passphrase).
     func previousStore(_ kind: StorageKind) -> (any SecretStore)? {
+        let saved = profile.saved.storage ?? .keyring
         switch kind {
-        case .keyring: return context.store(.file)
-        case .file: return profile.saved.storage == .file ? nil : context.store(.keyring)
+        case .keyring: return context.store(saved == .encrypted ? .encrypted : .file)
+        case .file: return saved == .file ? nil : context.store(saved)
+        case .encrypted: return saved == .encrypted ? nil : context.store(saved)
         default: return nil  // memory is one-shot: the stored session, if any, is left alone
         }
     }

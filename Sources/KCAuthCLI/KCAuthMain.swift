@@ -5,15 +5,17 @@ public enum KCAuthMain {
     public static let version = "0.1.0"
 
     public static func run(arguments: [String], environment: [String: String], console: any Console) -> Int32 {
-        run(arguments: arguments, console: console) { Services(environment: environment, console: console) }
+        run(arguments: arguments, console: console) { command in
+            Services(environment: EncryptedStoreOptions.environment(environment, for: command), console: console)
+        }
     }
 
     /// The same over a given composition root (in-process tests pass fakes).
     public static func run(arguments: [String], services: Services) -> Int32 {
-        run(arguments: arguments, console: services.console) { services }
+        run(arguments: arguments, console: services.console) { _ in services }
     }
 
-    static func run(arguments: [String], console: any Console, services makeServices: () -> Services) -> Int32 {
+    static func run(arguments: [String], console: any Console, services makeServices: (ParsedCommand) -> Services) -> Int32 {
         var running: (name: String, services: Services)?
         do {
             switch try ArgumentParser.parse(arguments) {
@@ -22,7 +24,7 @@ public enum KCAuthMain {
             case .help(let name):
                 console.out(name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.general())
             case .run(let command):
-                let services = makeServices()
+                let services = makeServices(command)
                 running = (command.name, services)
                 guard let runner = CommandTable.runner(named: command.name) else {
                     throw KCAuthError(.internal, "no runner for `\(command.name)`")

@@ -33,7 +33,7 @@ enum StatusOutput {
         case .loginRequired, .storageUnavailable:
             break
         }
-        if let storage = e.storage { facts.append("Storage: \(storage)") }
+        if let storage = e.storage { facts.append("Storage: \(storage)" + (e.storageState.map { " (\($0))" } ?? "")) }
         if let fix = fix(e) { facts.append("To fix: \(fix)") }
         return out + facts.map { "  - \($0)\n" }.joined()
     }

@@ -19,8 +19,8 @@ public enum SettingCheck: Sendable, Equatable {
 
     public enum Place: Sendable, Equatable { case file, environment }
 
-    public static let storageKinds = ["keyring", "file"]
-    public static let environmentStorageKinds = ["keyring", "file", "memory"]
+    public static let storageKinds = ["keyring", "encrypted", "file"]
+    public static let environmentStorageKinds = ["keyring", "encrypted", "file", "memory"]
     public static let flows = ["auto", "browser", "device"]
     public static let clientCredentialsGrant = "client_credentials"
     public static let clientAuthMethods = ["client_secret_basic", "client_secret_post"]

@@ -79,5 +79,11 @@ public enum SettingsCatalogue {
     }
 
     /// Every row: the profile's keys, then the rows that are not profile keys.
-    public static var all: [SettingRow] { [profile, defaultProfile] + profileRows + [tokenCache] }
+    /// Where the encrypted store's passphrase comes from, for callers without a terminal (the path,
+    /// never the passphrase; read only when the store must be opened).
+    public static let passphraseFile = SettingRow(
+        key: nil, flag: "--passphrase-file", environment: "KCAUTH_PASSPHRASE_FILE", remembered: false,
+        summary: "a file (mode 0600) holding the encrypted store's passphrase")
+
+    public static var all: [SettingRow] { [profile, defaultProfile] + profileRows + [tokenCache, passphraseFile] }
 }

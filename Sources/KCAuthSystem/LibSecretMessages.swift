@@ -4,8 +4,10 @@ import KCAuthCore
 enum LibSecretMessages {
     static let unavailableHint = "start one (a desktop session has gnome-keyring or KeePassXC; headless: "
         + "`gnome-keyring-daemon --unlock`)" + explicitFileHint
-    /// Only ever a hint: kcauth never falls back to a plaintext file by itself (issue 5).
-    static let explicitFileHint = ", or choose `--storage file` explicitly (a plaintext file)"
+    /// Only ever a hint: kcauth never falls back to a plaintext file by itself (issue 5); the
+    /// three stores that need no keyring are named, for a job without a terminal (issue 19).
+    static let explicitFileHint = ", or choose a store explicitly: `--storage encrypted` (a passphrase-protected file; "
+        + "`--passphrase-file PATH` without a terminal), `--storage file` (a plaintext file, on purpose) or `--storage memory` (nothing kept)"
     // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it starts a
     // second one); `--replace --unlock` does (verified against gnome-keyring 42.1).
     static let lockedHint = "unlock it: log in to the desktop session or open \"Passwords and Keys\"; "

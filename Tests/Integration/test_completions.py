@@ -94,7 +94,7 @@ def test_a_global_profile_before_the_command(complete, env):
 
 @pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "profiles",
                                      "use", "exec", "kubeconfig", "git-credential", "docker-credential",
-                                     "doctor", "setup-client", "completion", "help"])
+                                     "doctor", "setup-client", "completion", "help", "unlock", "lock", "passphrase"])
 def test_every_flag_of_each_command_and_nothing_else(complete, env, command):
     long, _ = help_flags(command, env)
     assert complete(f"kcauth {command} --") == long
@@ -114,7 +114,7 @@ def test_values_of_enumerated_options(complete):
     assert complete("kcauth token -o ") == formats
     assert complete("kcauth token --output ") == formats
     assert complete("kcauth refresh --output e") == ["env", "exec-credential"]
-    assert complete("kcauth login --storage ") == ["file", "keyring", "memory"]
+    assert complete("kcauth login --storage ") == ["encrypted", "file", "keyring", "memory"]
     assert complete("kcauth login --flow ") == ["auto", "browser", "device"]
     assert complete("kcauth whoami -o ") == ["json", "text"]
     assert complete("kcauth setup-client -o ") == ["json", "kcadm"]
@@ -149,7 +149,7 @@ def test_profile_names_come_from_the_configuration_file(complete):
 
 def test_commands_for_help(complete, env):
     assert complete("kcauth help ") == help_commands(env)
-    assert complete("kcauth help lo") == ["login", "logout"]
+    assert complete("kcauth help lo") == ["lock", "login", "logout"]
 
 
 def test_free_text_values_offer_nothing(complete):

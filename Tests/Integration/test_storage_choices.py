@@ -78,7 +78,8 @@ def test_no_silent_fallback_without_a_keyring_but_the_file_works_when_chosen(pro
     kc = Kcauth(tmp_path, no_bus_env(tmp_path), dict(scripted_browser_env))
     r = kc(*login_args(provider, "--no-browser"))
     assert r.returncode == 5, r
-    assert "no D-Bus session bus" in r.stderr and "choose `--storage file` explicitly" in r.stderr
+    assert "no D-Bus session bus" in r.stderr and "choose a store explicitly: `--storage encrypted`" in r.stderr
+    assert "`--storage file` (a plaintext file, on purpose) or `--storage memory`" in r.stderr
     assert not kc.state_dir.exists() and not kc.config_file.exists(), "nothing is written anywhere as a fallback"
     assert kc("token").returncode == 5, "and nothing is read from a file either"
 
@@ -156,6 +157,6 @@ def test_memory_leaves_a_stored_session_alone(provider, keyring, kcauth):
 
 def test_a_bad_storage_value_is_a_usage_error(kcauth):
     r = kcauth("login", "--storage", "disk")
-    assert r.returncode == 2 and "use one of keyring, file, memory" in r.stderr
+    assert r.returncode == 2 and "use one of keyring, encrypted, file, memory" in r.stderr
     e = kcauth("token", env={"KCAUTH_STORAGE": "disk"})
     assert e.returncode == 2 and "$KCAUTH_STORAGE: 'disk' is not a storage kind" in e.stderr

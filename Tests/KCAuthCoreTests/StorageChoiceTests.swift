@@ -10,7 +10,7 @@ import KCAuthTestSupport
         #expect(try StorageKind(parsing: "file", source: "--storage") == .file)
         let error = try #require(throws: KCAuthError.self) { try StorageKind(parsing: "disk", source: "$KCAUTH_STORAGE") }
         #expect(error.code == .usage)
-        #expect(error.message == "$KCAUTH_STORAGE: 'disk' is not a storage kind: use one of keyring, file, memory")
+        #expect(error.message == "$KCAUTH_STORAGE: 'disk' is not a storage kind: use one of keyring, encrypted, file, memory")
         #expect(throws: KCAuthError.self) { try StorageKind(parsing: "memory", source: "x", allowed: StorageKind.persistent) }
     }
 
@@ -25,7 +25,7 @@ import KCAuthTestSupport
         let memory = try ConfigDocument(parsing: "[work]\nstorage = memory\n", path: "/c")
         let error = try #require(throws: KCAuthError.self) { try ProfileSettings(memory, profile: "work", path: "/c") }
         #expect(error.code == .configuration)
-        #expect(error.message == "/c: profile [work]: storage: 'memory' is not a storage kind: use one of keyring, file")
+        #expect(error.message == "/c: profile [work]: storage: 'memory' is not a storage kind: use one of keyring, encrypted, file")
     }
 
     @Test func theMemoryStoreKeepsWhatItIsGivenForTheProcessOnly() throws {

@@ -19,6 +19,7 @@
 
 #include <openssl/evp.h>
 #include <stddef.h>
+#include <stdint.h>
 
 // 1 when libcrypto.so.3 is loaded and every function is bound, else 0.
 int kc_crypto_load(void);
@@ -82,5 +83,26 @@ int kc_ec_curve_bits(const EVP_PKEY *pkey);
 // left-padded (RFC 7518 §3.4). Writes 2 * coord_len bytes into `out`; returns 1 on success. Why C:
 // the same ownership dance as kc_ecdsa_raw_to_der, in reverse.
 int kc_ecdsa_der_to_raw(const unsigned char *der, size_t der_len, unsigned char *out, size_t coord_len);
+
+// --- the encrypted session store (issue 19) ----------------------------------------------------
+
+// AES-256-GCM with a 12-byte nonce and a 16-byte tag over `aad` and `in` (RFC 5116 AEAD_AES_256_GCM).
+// Seal writes `in_len` bytes of ciphertext to `out` and the tag to `tag`; open checks the tag and
+// writes the plaintext to `out` only if it verifies. Both return 1 on success, 0 on failure (for
+// open: a wrong key, a changed byte anywhere, or a missing library). Why C: the cipher context and
+// its ctrl calls stay on this side, so no half-initialised EVP_CIPHER_CTX ever reaches Swift.
+int kc_aes256gcm_seal(const unsigned char *key, const unsigned char *nonce, const unsigned char *aad, size_t aad_len,
+                      const unsigned char *in, size_t in_len, unsigned char *out, unsigned char *tag);
+int kc_aes256gcm_open(const unsigned char *key, const unsigned char *nonce, const unsigned char *aad, size_t aad_len,
+                      const unsigned char *in, size_t in_len, const unsigned char *tag, unsigned char *out);
+
+// scrypt (RFC 7914) through OpenSSL's EVP_PBE_scrypt, which is a plain function (no OSSL_PARAM
+// names to keep alive). `maxmem` 0 lets OpenSSL pick from N and r. Returns 1 on success.
+int kc_scrypt(const char *pass, size_t pass_len, const unsigned char *salt, size_t salt_len,
+              uint64_t n, uint64_t r, uint64_t p, uint64_t maxmem, unsigned char *key, size_t key_len);
+
+// Zeroes `len` bytes at `p` in a way the compiler may not drop (OPENSSL_cleanse); a no-op that
+// still zeroes with volatile stores when the library is missing.
+void kc_cleanse(void *p, size_t len);
 
 #endif

@@ -61,6 +61,11 @@ enum DoctorCommand: Command {
         case .file?:
             storage = KeyringChecks.skipped("not used: profile '\(profile)' keeps its session in a file")
             storage.append(HostChecks(environment: env).fileStore(FileSecretStore(directory: Paths(environment: env).stateDirectory), profile: profile))
+        case .encrypted?:
+            storage = KeyringChecks.skipped("not used: profile '\(profile)' keeps its session in the encrypted store")
+            if let store = context.store(.encrypted).withoutUnlockPrompts() as? EncryptedSecretStore {
+                storage += EncryptedStoreChecks(store: store, profile: profile).run()
+            }
         case .memory?:
             storage = KeyringChecks.skipped("not used: $KCAUTH_STORAGE is memory")
         default:

@@ -37,7 +37,7 @@ enum LoginCommand: Command {
             SettingsOptions.profile, SettingsOptions.port, SettingsOptions.timeout, SettingsOptions.caFile, LoginFlowOptions.noBrowser,
         ] + LoginFlowOptions.options + [
             LoginBrowserOptions.browserCommand,
-            SettingsOptions.storage,
+            SettingsOptions.storage, EncryptedStoreOptions.passphraseFile,
             LoginStorage.output,
         ] + LoginRequestOptions.options + LoginClientOptions.options,
         examples: [
@@ -59,7 +59,11 @@ enum LoginCommand: Command {
     static func run(_ command: ParsedCommand, _ services: Services, kubectl: Bool) throws {
         let flowOptions = try LoginFlowOptions(command)
         let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
-        let profile = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
+        var chosen = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
+        if try EncryptedStoreOffer.accepted(chosen, services) {
+            chosen.storage = Setting(.encrypted, .flag, origin: "your answer")
+        }
+        let profile = chosen
         guard profile.issuer != nil else {
             throw KCAuthError(.usage, "no issuer for profile '\(profile.name)'", hint: "pass --issuer URL, or --server URL --realm NAME")
         }

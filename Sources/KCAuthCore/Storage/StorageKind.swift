@@ -1,13 +1,15 @@
-/// Where a profile's session is kept (issue 5). The keyring is the default; a plaintext file only
-/// ever by explicit choice; memory keeps nothing beyond the one command (CI jobs).
+/// Where a profile's session is kept (issue 5). The keyring is the default; an encrypted file
+/// unlocked once per boot where no keyring runs (issue 19); a plaintext file only ever by explicit
+/// choice; memory keeps nothing beyond the one command (CI jobs).
 public enum StorageKind: String, Sendable, CaseIterable {
     case keyring
+    case encrypted
     case file
     case memory
 
     /// The kinds a profile may remember (`storage = …` in the configuration file). Memory is a
     /// one-shot choice of `login`: remembering it would make every later command "not logged in".
-    public static let persistent: [StorageKind] = [.keyring, .file]
+    public static let persistent: [StorageKind] = [.keyring, .encrypted, .file]
 
     /// Parses a user-given value; `source` names where it came from in the error ("--storage",
     /// "$KCAUTH_STORAGE", "PATH: profile [x]").

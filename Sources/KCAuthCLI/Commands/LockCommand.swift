@@ -1,0 +1,22 @@
+import KCAuth
+import KCAuthCore
+
+/// `kcauth lock`: revoke the encrypted store's data key in the kernel keyring.
+enum LockCommand: Command {
+    static let spec = CommandSpec(
+        "lock", summary: "Lock the encrypted store again",
+        description: """
+        Revokes the encrypted store's data key in the kernel keyring: from now on every kcauth \
+        that needs a stored session asks for the passphrase (or fails with exit status 5 when \
+        nobody is at a terminal) until `kcauth unlock`. Access tokens already in the runtime \
+        cache stay usable until they expire; `kcauth logout` ends a session.
+        """,
+        usage: "",
+        options: [],
+        examples: ["kcauth lock"])
+
+    static func run(_ command: ParsedCommand, _ services: Services) throws {
+        let wasUnlocked = try EncryptedStoreOptions.store(services).lock()
+        services.console.err(wasUnlocked ? "The encrypted store is locked.\n" : "The encrypted store was not unlocked.\n")
+    }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import KCAuthCore
+
+/// `kcauth doctor` for a profile on the encrypted store (issue 19 #5): the kernel keyring, the
+/// key file's header, the profile's session header, and whether the store is unlocked. Nothing
+/// here asks for the passphrase or decrypts anything.
+public struct EncryptedStoreChecks {
+    let store: EncryptedSecretStore
+    let profile: String
+
+    public init(store: EncryptedSecretStore, profile: String) {
+        self.store = store
+        self.profile = profile
+    }
+
+    public func run() -> [DoctorCheck] {
+        var checks: [DoctorCheck] = []
+        switch KernelKeyring().probe() {
+        case .available:
+            checks.append(.pass("kernel-keyring", "kernel keyring", "add_key and keyctl work: `kcauth unlock` lasts for every process of yours"))
+        case .unavailable(let why):
+            checks.append(.fail("kernel-keyring", "kernel keyring", KCAuthError(.storageUnavailable, "unavailable: \(why)"),
+                                fix: "each command asks for the passphrase on a terminal, or reads --passphrase-file / $KCAUTH_PASSPHRASE_FILE"))
+        }
+        let key: EncryptedStoreKey?
+        do {
+            key = try store.loadKey(path: store.keyFile)
+            if let key {
+                checks.append(.pass("store-key", "encrypted store key file",
+                                    "\(store.keyFile): format 1, scrypt N=\(key.kdf.n) r=\(key.kdf.r) p=\(key.kdf.p), private (0600)"))
+            } else {
+                checks.append(.pass("store-key", "encrypted store key file", "not created yet: `kcauth login --storage encrypted` creates it"))
+            }
+        } catch {
+            checks.append(.fail("store-key", "encrypted store key file", KCAuthError.wrapping(error)))
+            return checks
+        }
+        let path = store.path(for: profile)
+        do {
+            if let text = try PrivateFile.read(path) {
+                try SealedSession.checkHeader(text, profile: profile, storeID: key?.id)
+                checks.append(.pass("store-session", "encrypted session file", "\(path): header names profile '\(profile)' and this store"))
+            } else {
+                checks.append(.pass("store-session", "encrypted session file", "no session stored yet for profile '\(profile)'"))
+            }
+        } catch let problem as SealedFileProblem {
+            checks.append(.fail("store-session", "encrypted session file", store.problem(path, problem)))
+        } catch {
+            checks.append(.fail("store-session", "encrypted session file", KCAuthError.wrapping(error)))
+        }
+        if key != nil, let summary = store.stateSummary {
+            checks.append(.pass("store-unlocked", "encrypted store", summary))
+        }
+        return checks
+    }
+}
