@@ -61,8 +61,18 @@ def user_home():
     drop = base / "drop"  # where $BROWSER leaves the URL it was given
     drop.mkdir(mode=0o700)
     os.chown(drop, USER_UID, USER_UID)
+    # The user's login session, as WSL with systemd (or logind anywhere) gives it: /run/user/UID.
+    # The uid is in no password database, so this is where kcauth keeps its locks and marks
+    # (ContractPaths.sharedDirectory); without it kcauth says there is no place for them.
+    run_dir = Path(f"/run/user/{USER_UID}")
+    made_run_dir = not run_dir.exists()
+    if made_run_dir:
+        run_dir.mkdir(mode=0o700, parents=True)
+        os.chown(run_dir, USER_UID, USER_UID)
     yield base
     shutil.rmtree(base, ignore_errors=True)
+    if made_run_dir:
+        shutil.rmtree(run_dir, ignore_errors=True)
 
 
 class Processes:
