@@ -48,6 +48,10 @@ public enum SettingsCatalogue {
         SettingRow(key: "client_assertion_env", environment: "KCAUTH_CLIENT_ASSERTION",
                    summary: "the environment variable that holds a signed client assertion"),
         SettingRow(key: "client_assertion_file", flag: "--client-assertion-file", summary: "the file that holds a signed client assertion"),
+        SettingRow(key: "dpop", flag: "--dpop-mode", environment: "KCAUTH_DPOP", check: .dpop,
+                   summary: "no, yes (DPoP-bound tokens, RFC 9449) or refresh-only (only the refresh token bound); login --dpop sets yes"),
+        SettingRow(key: "par", flag: "--par", check: .par,
+                   summary: "auto, always or never: push the authorization request (RFC 9126); auto when the provider offers it"),
     ]
 
     /// Settings that live only in the environment.
