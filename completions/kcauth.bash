@@ -61,8 +61,8 @@ _kcauth() {
     # Per command: its flags, the flags that take a value, how many arguments it takes.
     local flags values max
     case $command in
-        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
-        token) flags='--profile --min-valid -o --output --id-token -h --help' values='--profile --min-valid -o --output' max=0 ;;
+        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --dpop --dpop-mode --par --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --dpop-mode --par --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
+        token) flags='--profile --min-valid -o --output --id-token --dpop-url --dpop-method -h --help' values='--profile --min-valid -o --output --dpop-url --dpop-method' max=0 ;;
         refresh) flags='--profile --scope -o --output --id-token -h --help' values='--profile --scope -o --output' max=0 ;;
         logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;
         whoami) flags='--profile --userinfo -o --output -h --help' values='--profile -o --output' max=0 ;;
@@ -93,6 +93,8 @@ _kcauth() {
             'login --passphrase-file') _kcauth_files ;;
             'login -o' | 'login --output') _kcauth_reply 'raw json' ;;
             'login --prompt') _kcauth_reply 'none login consent select_account' ;;
+            'login --dpop-mode') _kcauth_reply 'no yes refresh-only' ;;
+            'login --par') _kcauth_reply 'auto always never' ;;
             'login --client-secret-file') _kcauth_files ;;
             'login --client-key') _kcauth_files ;;
             'login --client-key-alg') _kcauth_reply 'RS256 PS256 ES256 RS384 PS384 ES384 RS512 PS512 ES512' ;;

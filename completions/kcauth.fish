@@ -106,6 +106,9 @@ complete -c kcauth -n '__kcauth_using login' -l acr-values -x -d 'Authentication
 complete -c kcauth -n '__kcauth_using login' -l ui-locales -x -d 'Languages for the sign-in pages, e.g. \'de en\' (ui_locales), remembered for the profile'
 complete -c kcauth -n '__kcauth_using login' -l param -x -d 'Add a parameter to the authorization request (repeatable)'
 complete -c kcauth -n '__kcauth_using login' -l force -d 'Sign in even if the profile\'s session is still valid'
+complete -c kcauth -n '__kcauth_using login' -l dpop -d 'Bind the session to a key kcauth keeps with it (DPoP, RFC 9449), remembered for the profile'
+complete -c kcauth -n '__kcauth_using login' -l dpop-mode -x -a 'no yes refresh-only' -d 'DPoP for the profile: no, yes, or refresh-only (the provider binds only the refresh token)'
+complete -c kcauth -n '__kcauth_using login' -l par -x -a 'auto always never' -d 'Push the authorization request (RFC 9126): auto (when offered), always or never, remembered'
 complete -c kcauth -n '__kcauth_using login' -l client-credentials -d 'Sign in as the client itself, with no person (client credentials grant; CI, services)'
 complete -c kcauth -n '__kcauth_using login' -l client-secret-file -r -F -d 'Read the client secret from this file (or set KCAUTH_CLIENT_SECRET)'
 complete -c kcauth -n '__kcauth_using login' -l client-secret -x -d 'Refused: a secret on the command line is visible to other users; use KCAUTH_CLIENT_SECRET or --client-secret-file'
@@ -119,6 +122,8 @@ complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profile
 complete -c kcauth -n '__kcauth_using token' -l min-valid -x -d 'Refresh if the token expires sooner than this'
 complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using token' -l id-token -d 'Print the ID token instead of the access token'
+complete -c kcauth -n '__kcauth_using token' -l dpop-url -x -d 'For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl)'
+complete -c kcauth -n '__kcauth_using token' -l dpop-method -x -d 'The HTTP method of that request'
 complete -c kcauth -n '__kcauth_using token' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using refresh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'

@@ -34,6 +34,9 @@ static struct {
     KC_FN(EVP_EncryptInit_ex); KC_FN(EVP_EncryptUpdate); KC_FN(EVP_EncryptFinal_ex);
     KC_FN(EVP_DecryptInit_ex); KC_FN(EVP_DecryptUpdate); KC_FN(EVP_DecryptFinal_ex);
     KC_FN(EVP_PBE_scrypt); KC_FN(OPENSSL_cleanse);
+    KC_FN(EVP_PKEY_keygen_init); KC_FN(EVP_PKEY_generate); KC_FN(EVP_PKEY_CTX_set_group_name);
+    KC_FN(EVP_PKEY_CTX_set_rsa_keygen_bits); KC_FN(BIO_new); KC_FN(BIO_s_mem); KC_FN(BIO_read);
+    KC_FN(PEM_write_bio_PrivateKey); KC_FN(EVP_PKEY_get_bn_param); KC_FN(BN_num_bits);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -70,6 +73,9 @@ static void load(void) {
     KC_BIND(EVP_EncryptInit_ex) KC_BIND(EVP_EncryptUpdate) KC_BIND(EVP_EncryptFinal_ex)
     KC_BIND(EVP_DecryptInit_ex) KC_BIND(EVP_DecryptUpdate) KC_BIND(EVP_DecryptFinal_ex)
     KC_BIND(EVP_PBE_scrypt) KC_BIND(OPENSSL_cleanse)
+    KC_BIND(EVP_PKEY_keygen_init) KC_BIND(EVP_PKEY_generate) KC_BIND(EVP_PKEY_CTX_set_group_name)
+    KC_BIND(EVP_PKEY_CTX_set_rsa_keygen_bits) KC_BIND(BIO_new) KC_BIND(BIO_s_mem) KC_BIND(BIO_read)
+    KC_BIND(PEM_write_bio_PrivateKey) KC_BIND(EVP_PKEY_get_bn_param) KC_BIND(BN_num_bits)
     loaded = 1;
 }
 
@@ -278,4 +284,57 @@ void kc_cleanse(void *p, size_t len) {
         volatile unsigned char *v = p;
         while (len--) *v++ = 0;
     }
+}
+
+EVP_PKEY *kc_generate_key(int kind) {
+    if (!kc_crypto_load() || (kind != 256 && kind < 2048)) return NULL;
+    EVP_PKEY *pkey = NULL;
+    EVP_PKEY_CTX *ctx = api.EVP_PKEY_CTX_new_from_name(NULL, kind == 256 ? "EC" : "RSA", NULL);
+    int ok = ctx && api.EVP_PKEY_keygen_init(ctx) > 0
+        && (kind == 256 ? api.EVP_PKEY_CTX_set_group_name(ctx, "P-256") > 0
+                        : api.EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, kind) > 0)
+        && api.EVP_PKEY_generate(ctx, &pkey) > 0;
+    if (!ok) { api.EVP_PKEY_free(pkey); pkey = NULL; }
+    api.EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+int kc_private_key_to_pem(EVP_PKEY *pkey, unsigned char *out, size_t cap) {
+    if (cap > (size_t)0x7fffffff || !kc_crypto_load()) return -1;
+    BIO *bio = api.BIO_new(api.BIO_s_mem());
+    if (bio == NULL) return -1;
+    int len = -1;
+    if (api.PEM_write_bio_PrivateKey(bio, pkey, NULL, NULL, 0, NULL, NULL) == 1) {
+        len = api.BIO_read(bio, out, (int)cap);
+        // A key longer than `cap` leaves bytes in the BIO: refuse rather than truncate.
+        unsigned char more;
+        if (len > 0 && api.BIO_read(bio, &more, 1) > 0) len = -1;
+    }
+    api.BIO_free(bio);   // a mem BIO frees (not clears) its buffer; the caller clears `out`
+    return len;
+}
+
+// One BIGNUM parameter of `pkey` into `out`, left-padded to `len` bytes (len 0: its own length,
+// written to *written). Returns 1 on success.
+static int bn_param(const EVP_PKEY *pkey, const char *name, unsigned char *out, size_t cap, size_t len, size_t *written) {
+    BIGNUM *bn = NULL;
+    if (api.EVP_PKEY_get_bn_param(pkey, name, &bn) != 1 || bn == NULL) return 0;
+    size_t need = len ? len : (size_t)(api.BN_num_bits(bn) + 7) / 8;
+    int ok = need > 0 && need <= cap && api.BN_bn2binpad(bn, out, (int)need) == (int)need;
+    if (ok && written) *written = need;
+    api.BN_free(bn);
+    return ok;
+}
+
+int kc_ec_public_xy(const EVP_PKEY *pkey, unsigned char *x, unsigned char *y, size_t coord_len) {
+    return kc_crypto_load()
+        && bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_X, x, coord_len, coord_len, NULL)
+        && bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_Y, y, coord_len, coord_len, NULL);
+}
+
+int kc_rsa_public_ne(const EVP_PKEY *pkey, unsigned char *n, size_t n_cap, size_t *n_len,
+                     unsigned char *e, size_t e_cap, size_t *e_len) {
+    return kc_crypto_load()
+        && bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, n, n_cap, 0, n_len)
+        && bn_param(pkey, OSSL_PKEY_PARAM_RSA_E, e, e_cap, 0, e_len);
 }

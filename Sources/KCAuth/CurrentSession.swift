@@ -33,7 +33,10 @@ public struct CurrentSession: Sendable {
         guard let secret = try? context.store(for: profile).read(profile: profile.name),
               let state = try? AuthState.decode(secret, profile: profile.name),
               state.issuer == profile.issuer?.value, state.clientID == profile.clientID?.value,
-              state.isClientCredentials == profile.usesClientCredentials else { return nil }
+              state.isClientCredentials == profile.usesClientCredentials,
+              // `login --dpop` on a Bearer session (or the reverse) must sign in again: the key is
+              // made at login (issue 21).
+              (state.dpop != nil) == profile.dpop.value.usesKey else { return nil }
         let health = SessionHealth.of(state, now: context.clock.instant)
         guard health.isUsable else { return nil }
         let user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo).displayName

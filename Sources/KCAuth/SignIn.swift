@@ -37,6 +37,7 @@ public struct SignIn: Sendable {
         public var state: AuthState
         public var claims: IDTokenClaims
         public var storage: StorageKind
+        public var notice: Login.Notice? = nil
     }
 
     let context: KCAuthContext
@@ -74,8 +75,10 @@ public struct SignIn: Sendable {
                                 browserCommand: profile.browserCommand?.value)
         input.authorization = profile.authorizationParameters(oneOff: options.authorization)
         input.clientAuth = profile.clientAuth.value
+        input.dpop = profile.dpop.value
+        input.par = profile.par.value
         let output = try login.run(input) { notify(.flow($0)) }
-        return Output(state: output.state, claims: output.claims, storage: kind)
+        return Output(state: output.state, claims: output.claims, storage: kind, notice: output.notice)
     }
 
     /// The other persistent store may hold an old copy: a file left by `--storage file`

@@ -71,7 +71,7 @@ public struct SignOut: Sendable {
         let http = context.http(for: profile)
         let browser = options.browserTimeout.map { Logout.BrowserOptions(port: profile.port.value, timeout: $0) }
         return try Logout(store: context.store(for: profile), lock: context.lock(for: profile), http: { http },
-                          random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"))
+                          random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"), clock: a.clock)
             .authenticating(with: { [clientAuth = profile.clientAuth.value] state in
                 // Unreadable credentials: the request goes out as a public client's and the
                 // provider's refusal is reported like any other.

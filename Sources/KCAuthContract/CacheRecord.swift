@@ -152,3 +152,12 @@ public struct CacheRecord: Sendable, Equatable {
         return i == b.count ? values : nil
     }
 }
+
+extension CacheRecord {
+    /// Whether the cached token is a Bearer token (RFC 6750; the type is case-insensitive,
+    /// RFC 6749 §5.1): the only kind the front hands out. A DPoP-bound one needs a proof made
+    /// with the session's key, which only the full program reads.
+    public var isBearer: Bool {
+        tokenType.utf8.count == 6 && SettingCheck.asciiLowercased(tokenType) == "bearer"
+    }
+}

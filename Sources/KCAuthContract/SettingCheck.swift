@@ -14,6 +14,10 @@ public enum SettingCheck: Sendable, Equatable {
     case grant
     case clientAuthMethod
     case profileName
+    /// `dpop`: `no`, `yes` or `refresh-only` (`KCAUTH_DPOP` case-insensitive).
+    case dpop
+    /// `par`: `auto`, `always` or `never`.
+    case par
     /// `KCAUTH_TOKEN_CACHE`: `0`, `off`, `no`, `false` turn the cache off; anything else leaves it on.
     case switchOff
 
@@ -25,6 +29,8 @@ public enum SettingCheck: Sendable, Equatable {
     public static let clientCredentialsGrant = "client_credentials"
     public static let clientAuthMethods = ["client_secret_basic", "client_secret_post"]
     public static let offWords = ["0", "off", "no", "false"]
+    public static let dpopModes = ["no", "yes", "refresh-only"]
+    public static let parModes = ["auto", "always", "never"]
 
     /// Whether the full program accepts `value` for this setting at `place`.
     public func accepts(_ value: String, at place: Place) -> Bool {
@@ -56,6 +62,10 @@ public enum SettingCheck: Sendable, Equatable {
             return value.isEmpty || Self.clientAuthMethods.contains(value)
         case .profileName:
             return value.isEmpty || ProfileNameRule.isValid(value)
+        case .dpop:
+            return value.isEmpty || Self.dpopModes.contains(place == .file ? value : Self.asciiLowercased(value))
+        case .par:
+            return value.isEmpty || Self.parModes.contains(value)
         }
     }
 

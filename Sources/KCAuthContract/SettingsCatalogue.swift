@@ -49,6 +49,10 @@ public enum SettingsCatalogue {
                    summary: "the environment variable that holds a signed client assertion"),
         SettingRow(key: "client_assertion_file", flag: "--client-assertion-file", summary: "the file that holds a signed client assertion"),
         signInNotification,
+        SettingRow(key: "dpop", flag: "--dpop-mode", environment: "KCAUTH_DPOP", check: .dpop,
+                   summary: "no, yes (DPoP-bound tokens, RFC 9449) or refresh-only (only the refresh token bound); login --dpop sets yes"),
+        SettingRow(key: "par", flag: "--par", check: .par,
+                   summary: "auto, always or never: push the authorization request (RFC 9126); auto when the provider offers it"),
     ]
 
     /// Also a global key (before the first section): the profile's value wins.

@@ -1,9 +1,10 @@
-/// A public JSON Web Key (RFC 7517 §4), reduced to the members JWS verification needs.
+/// A public JSON Web Key (RFC 7517 §4), reduced to the members JWS verification needs. Encoded
+/// (absent members left out) as the `jwk` header of a DPoP proof (RFC 9449 §4.2).
 ///
 /// Unknown members (`x5c`, `x5t`, `key_ops`, private members, ...) are ignored. Member values
 /// stay base64url text here; they are decoded, and checked against the algorithm, only when a
 /// key is used (``JWSVerifier/verify(_:with:)``).
-public struct JWK: Sendable, Equatable, Decodable {
+public struct JWK: Sendable, Equatable, Codable {
     /// Key type (RFC 7517 §4.1): "RSA" or "EC" are usable; others are ignored.
     public var kty: String
     /// Key ID (RFC 7517 §4.5), matched against the JOSE header's `kid`, case-sensitively.

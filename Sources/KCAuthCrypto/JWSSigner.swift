@@ -21,9 +21,10 @@ public struct JWSSigner: Sendable {
     }
 
     /// The compact JWS of `payload` (for a JWT, its claims' JSON), with a header of `alg`,
-    /// `typ` (when given) and `kid` (when set).
-    public func sign(payload: [UInt8], type: String? = "JWT") throws -> String {
-        let header = try Self.headerJSON(alg: algorithm.rawValue, kid: keyID, typ: type)
+    /// `typ` (when given), `kid` (when set) and `jwk` (when given: a DPoP proof carries its
+    /// public key, RFC 9449 §4.2).
+    public func sign(payload: [UInt8], type: String? = "JWT", jwk: JWK? = nil) throws -> String {
+        let header = try Self.headerJSON(alg: algorithm.rawValue, kid: keyID, typ: type, jwk: jwk)
         let signingInput = Base64URL.encode(header) + "." + Base64URL.encode(payload)
         let signature = try rawSignature(over: Array(signingInput.utf8))
         return signingInput + "." + Base64URL.encode(signature)
@@ -33,13 +34,14 @@ public struct JWSSigner: Sendable {
         var alg: String
         var kid: String?
         var typ: String?
+        var jwk: JWK?
     }
 
-    private static func headerJSON(alg: String, kid: String?, typ: String?) throws -> [UInt8] {
+    private static func headerJSON(alg: String, kid: String?, typ: String?, jwk: JWK?) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(Header(alg: alg, kid: kid, typ: typ)))
+            return Array(try encoder.encode(Header(alg: alg, kid: kid, typ: typ, jwk: jwk)))
         } catch {
             throw CryptoError(code: .library, message: "cannot encode the JWS header")
         }

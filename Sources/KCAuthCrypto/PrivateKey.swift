@@ -69,6 +69,12 @@ public final class PrivateKey: @unchecked Sendable {
         self.pkey = loaded
     }
 
+    /// Takes ownership of `pkey` (a key this module made or checked).
+    init(owning pkey: OpaquePointer, kind: Kind) {
+        self.kind = kind
+        self.pkey = pkey
+    }
+
     deinit {
         kc_EVP_PKEY_free(pkey)
     }

@@ -89,7 +89,10 @@ public enum FastTokenPath {
               case .bytes = read(directory, .secret),   // the directory itself must be private, as the full program checks
               case .bytes(let cacheBytes) = read(cacheFile, .secret),
               let record = CacheRecord(cacheBytes),
-              CachePolicy.mayServe(record, binding: binding, mark: mark(profile, binding), now: now, minValid: minValid)
+              CachePolicy.mayServe(record, binding: binding, mark: mark(profile, binding), now: now, minValid: minValid),
+              // A DPoP-bound token (RFC 9449) is useless, and misleading, as `Authorization: Bearer`:
+              // the full program renders it with its proof, or refuses (issue 21).
+              record.isBearer
         else { return nil }
         return (record, profile)
     }

@@ -35,7 +35,8 @@ PROFILE_LINES = [
     "issuer = https://again.example.com", "colour = blue", "browser_command = 'open", "browser_command = firefox %s",
     "username =", "username = oauth2", "ca_file = relative.pem", "ca_file = /etc/ssl/ca.pem", "scope = openid email",
     "client_secret_env = A", "client_key = /k.pem", "idp_hint = github", "# comment", "; comment", "not a setting",
-    "client_id =", "issuer = http://127.evil.example.com/realms/x", "issuer = https://sso.example.com/realms/demo?x=1",
+    "client_id =", "issuer = http://127.evil.example.com/realms/x", "dpop = yes", "dpop = sometimes", "par = always",
+    "par = maybe", "storage = encrypted", "sign_in_notification = off", "issuer = https://sso.example.com/realms/demo?x=1",
     "issuer = ftp://sso.example.com", "name = caf\u00e9", "acr_values = gold",
 ]
 GLOBAL_LINES = ["default_profile = work", "default_profile = ../x", "default_profile =", "other = 1"]
@@ -49,6 +50,8 @@ ENVIRONMENT = {
     "KCAUTH_CA_FILE": ["relative.pem", "/etc/ssl/ca.pem", "/a\x01b"],
     "KUBERNETES_EXEC_INFO": ['{"apiVersion":"client.authentication.k8s.io/v1","spec":{"interactive":false}}',
                              '{"apiVersion":"client.authentication.k8s.io/v1beta1"}', "{", '{"apiVersion":"x/v9"}', "[]"],
+    "KCAUTH_DPOP": ["yes", "bogus", "refresh-only"],
+    "KCAUTH_PASSPHRASE_FILE": ["/nonexistent", "relative"],
     "KCAUTH_CLIENT_SECRET": ["s"],
     "KCAUTH_CLIENT_ASSERTION": ["a"],
 }

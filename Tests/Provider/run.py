@@ -69,6 +69,10 @@ class Options:
     refresh_error: dict = field(default_factory=dict)  # every refresh grant answers 400 with this body
     authorization_error: str = ""  # the authorization endpoint redirects back with error=this
     exact_redirect_uris: bool = False  # a redirect_uri with a port is refused, as exact matching does
+    # DPoP (RFC 9449, kcprovider/dpop.py): "off", "on" (bind tokens to a proof's key), "bearer"
+    # (verify proofs but issue Bearer tokens: a provider that does not bind).
+    dpop: str = "off"
+    dpop_nonce: bool = False  # every proof must carry a fresh single-use nonce from DPoP-Nonce
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -96,6 +100,8 @@ class Options:
             "PROVIDER_REFRESH_ERROR": json.dumps(self.refresh_error),
             "PROVIDER_AUTHORIZATION_ERROR": self.authorization_error,
             "PROVIDER_EXACT_REDIRECT_URIS": "1" if self.exact_redirect_uris else "0",
+            "PROVIDER_DPOP": self.dpop,
+            "PROVIDER_DPOP_NONCE": "1" if self.dpop_nonce else "0",
         }
 
 

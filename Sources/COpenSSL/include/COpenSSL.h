@@ -104,5 +104,24 @@ int kc_scrypt(const char *pass, size_t pass_len, const unsigned char *salt, size
 // Zeroes `len` bytes at `p` in a way the compiler may not drop (OPENSSL_cleanse); a no-op that
 // still zeroes with volatile stores when the library is missing.
 void kc_cleanse(void *p, size_t len);
+// --- DPoP keys (RFC 9449 §4.1: a key pair made by the client for its proofs) -------------------
+
+// A new private key: `kind` 256 for EC P-256 (ES256), 2048 or more for RSA of that many bits
+// (RS256/PS256); NULL on failure. Why C: the group name is a string the key-generation context
+// keeps, the same lifetime hazard as kc_ec_public_key.
+EVP_PKEY *kc_generate_key(int kind);
+
+// `pkey` as unencrypted PKCS#8 PEM ("BEGIN PRIVATE KEY") into `out` (capacity `cap`); returns the
+// length, or -1 (also when `cap` is too small). Why C: the memory BIO stays on this side.
+int kc_private_key_to_pem(EVP_PKEY *pkey, unsigned char *out, size_t cap);
+
+// The public numbers of a JWK (RFC 7518 §6.2.1, §6.3.1): for EC the affine coordinates `x` and `y`
+// (each `coord_len` bytes, left-padded); returns 1 on success.
+int kc_ec_public_xy(const EVP_PKEY *pkey, unsigned char *x, unsigned char *y, size_t coord_len);
+
+// For RSA the modulus and exponent, big-endian without leading zeros, into `n`/`e` (capacities
+// `n_cap`/`e_cap`); their lengths in `*n_len`/`*e_len`. Returns 1 on success.
+int kc_rsa_public_ne(const EVP_PKEY *pkey, unsigned char *n, size_t n_cap, size_t *n_len,
+                     unsigned char *e, size_t e_cap, size_t *e_len);
 
 #endif

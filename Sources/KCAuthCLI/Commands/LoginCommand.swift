@@ -29,7 +29,11 @@ enum LoginCommand: Command {
         --client-credentials signs in as a confidential client itself, with no person (CI): \
         the secret comes from KCAUTH_CLIENT_SECRET or --client-secret-file, never from the \
         command line; --client-key signs a fresh assertion per request (private_key_jwt); \
-        --client-assertion-file sends a platform's assertion.
+        --client-assertion-file sends a platform's assertion. --dpop binds the session to a key \
+        kcauth makes and keeps with it (RFC 9449): a copied refresh token is useless without the \
+        key; --dpop-mode refresh-only is for providers that bind only the refresh token. When the \
+        provider offers pushed authorization requests (RFC 9126), the request is pushed and the \
+        browser gets only client_id and request_uri (--par).
         """,
         usage: "{--issuer URL | --server URL --realm NAME} --client-id ID [flags]",
         options: [
@@ -39,7 +43,7 @@ enum LoginCommand: Command {
             LoginBrowserOptions.browserCommand,
             SettingsOptions.storage, EncryptedStoreOptions.passphraseFile,
             LoginStorage.output,
-        ] + LoginRequestOptions.options + LoginClientOptions.options,
+        ] + LoginRequestOptions.options + LoginSessionOptions.options + LoginClientOptions.options,
         examples: [
             "kcauth login --server https://sso.example.com --realm demo --client-id cli",
             "kcauth login --issuer https://sso.example.com/realms/demo --client-id cli",
@@ -48,6 +52,7 @@ enum LoginCommand: Command {
             "kcauth login --storage memory -o raw   # CI: print the token, keep nothing",
             "kcauth login --client-credentials --storage memory -o raw   # CI, a secret",
             "kcauth login --idp-hint github --ui-locales de   # kept for the profile",
+            "kcauth login --dpop   # tokens bound to a key of the session (RFC 9449)",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
@@ -122,6 +127,14 @@ enum LoginCommand: Command {
             }
         }
         console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile.name)').\n")
+        switch output.notice {
+        case .providerDidNotBind?:
+            console.err("Note: the provider issued Bearer tokens although kcauth sent a DPoP proof: it did not bind the session to kcauth's key (check the client's DPoP settings). The session works as a Bearer one.\n")
+        case .accessTokenBound?:
+            console.err("Note: the provider bound the access token to kcauth's key (token type DPoP): tools that know only Bearer tokens (kubectl, git) cannot use it; kcauth token -o header --dpop-url URL gives a proof.\n")
+        case nil:
+            break
+        }
         LoginStorage.deliver(output, format: command.value(LoginStorage.output), profile: profile.name, now: services.context.clock.instant, console: console)
     }
 }

@@ -14,6 +14,7 @@ enum LoginShortcuts {
                               hint: "drop --browser, --device, --flow and --qr")
         }
         LoginRequestOptions.apply(command, to: &flags.login)
+        try LoginSessionOptions.apply(command, to: &flags.login)
         return flags
     }
 

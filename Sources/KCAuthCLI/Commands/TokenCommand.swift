@@ -14,14 +14,17 @@ enum TokenCommand: Command {
         --min-valid seconds, kcauth first refreshes it with the stored refresh token (one refresh \
         at a time across processes). A valid token needs no network, and usually not even the \
         keyring. If the session has ended at the provider, kcauth removes the stored tokens, \
-        keeps the profile's settings, and exits with status 4.
+        keeps the profile's settings, and exits with status 4. A DPoP-bound access token (of a DPoP \
+        profile) is printed by -o header and -o curl with a proof for one request: --dpop-url URL \
+        and --dpop-method METHOD say which.
         """,
-        options: [CommandTable.profile, minValid, TokenOutput.option, TokenOutput.idToken],
+        options: [CommandTable.profile, minValid, TokenOutput.option, TokenOutput.idToken, DPoPTokenOutput.url, DPoPTokenOutput.method],
         examples: [
             "curl -H \"$(kcauth token -o header)\" https://api.example.com/",
             "eval \"$(kcauth token -o env)\"",
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
             "kcauth token -o curl | curl -K - https://api.example.com/",
+            "kcauth token -o curl --dpop-url https://api.example.com/x   # DPoP",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
@@ -47,6 +50,17 @@ enum TokenCommand: Command {
             break
         }
         let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
+        if let bound = try DPoPTokenOutput.render(token, format: format, idToken: idToken, command, key: {
+            // The key is read from the store only now, for this one proof.
+            let resolved = try services.context.resolve(SettingsFlags(profile: profile))
+            guard let secret = try services.context.store(for: resolved).read(profile: profile) else {
+                throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)')", remedy: .signIn(profile: profile))
+            }
+            return try OAuthHTTP.prover(for: try AuthState.decode(secret, profile: profile), clock: services.context.clock, profile: profile)
+        }) {
+            services.console.out(bound)
+            return
+        }
         try format.check(token, idToken: idToken)
         services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.context.clock.instant,
                                                exec: try KubectlLogin.execInfo(services).apiVersion))

@@ -55,4 +55,12 @@ extension SessionFinisher.Context {
         copy.requirements = requirements
         return copy
     }
+
+    /// The context of a login that proves possession of `prover`'s key (RFC 9449).
+    public func proving(_ prover: DPoPProver?, mode: DPoPMode) -> SessionFinisher.Context {
+        var copy = self
+        copy.dpop = prover
+        copy.dpopMode = prover == nil ? .no : mode
+        return copy
+    }
 }

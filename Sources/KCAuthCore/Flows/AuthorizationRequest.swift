@@ -14,6 +14,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public let scope: String
     /// `--idp-hint`, `--prompt`, `--param` and the like (issue 11 item 5), after kcauth's own.
     public var parameters = AuthorizationParameters()
+    /// RFC 9449 §10: the thumbprint of the DPoP key the code is to be bound to.
+    public var dpopJKT: String?
 
     public init(clientID: String, scope: String, redirectURI: String, random: any RandomSource,
                 parameters: AuthorizationParameters = AuthorizationParameters()) throws {
@@ -28,9 +30,9 @@ public struct AuthorizationRequest: Sendable, Equatable {
 
     public var codeChallenge: String { PKCE.challenge(forVerifier: codeVerifier) }
 
-    /// The URL to open in the browser. Keeps any query the endpoint already has.
-    public func url(authorizationEndpoint: String) -> String {
-        let query = FormEncoding.encode([
+    /// The request's parameters: in the browser's URL, or pushed (RFC 9126 §2.1).
+    public var fields: [(String, String)] {
+        [
             ("response_type", "code"),
             ("client_id", clientID),
             ("redirect_uri", redirectURI),
@@ -39,8 +41,21 @@ public struct AuthorizationRequest: Sendable, Equatable {
             ("nonce", nonce),
             ("code_challenge", codeChallenge),
             ("code_challenge_method", "S256"),
-        ] + parameters.fields)
-        return authorizationEndpoint + (authorizationEndpoint.contains("?") ? "&" : "?") + query
+        ] + (dpopJKT.map { [("dpop_jkt", $0)] } ?? []) + parameters.fields
+    }
+
+    /// The URL to open in the browser. Keeps any query the endpoint already has.
+    public func url(authorizationEndpoint: String) -> String {
+        Self.url(authorizationEndpoint, FormEncoding.encode(fields))
+    }
+
+    /// After a push (RFC 9126 §4): the browser gets only `client_id` and `request_uri`.
+    public func url(authorizationEndpoint: String, requestURI: String) -> String {
+        Self.url(authorizationEndpoint, FormEncoding.encode([("client_id", clientID), ("request_uri", requestURI)]))
+    }
+
+    private static func url(_ endpoint: String, _ query: String) -> String {
+        endpoint + (endpoint.contains("?") ? "&" : "?") + query
     }
 
     /// Form fields of the token request that redeems `code` (RFC 6749 §4.1.3, RFC 7636 §4.5).

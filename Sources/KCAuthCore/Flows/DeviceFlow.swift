@@ -22,14 +22,17 @@ struct DeviceFlow: Sendable {
                 notify(.devicePolling($0))
             }
         notify(.received)
-        return try finisher.finish(tokens, .init(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
-                                                 nonce: nil, metadata: metadata))
+        return try finisher.finish(tokens, SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
+                                                                   nonce: nil, metadata: metadata).proving(http.dpop, mode: input.dpop))
     }
 
     /// RFC 8628 §3.1–3.2. Keycloak answers `unauthorized_client` when "OAuth 2.0 Device
     /// Authorization Grant" is off for the client.
     private func requestCode(_ request: DeviceAuthorizationRequest, at endpoint: String,
                              tokenEndpoint: String) throws -> DeviceAuthorizationResponse {
+        // RFC 9449 defines proofs for the token endpoint (§5), not for this one: the key is
+        // bound when the device code is redeemed.
+        let http = self.http.proving(nil)
         do {
             if let authenticator {
                 // RFC 8628 §3.1: authenticated as at the token endpoint, the assertion addressed to it.

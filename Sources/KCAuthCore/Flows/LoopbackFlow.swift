@@ -24,8 +24,11 @@ struct LoopbackFlow: Sendable {
              notify: (Login.Event) -> Void) throws -> Login.Output {
         let listener = try receiver.bind(port: input.port)
         defer { listener.close() }
-        let request = try AuthorizationRequest(clientID: input.clientID, scope: input.scope,
+        var request = try AuthorizationRequest(clientID: input.clientID, scope: input.scope,
                                                redirectURI: listener.redirectURI, random: random, parameters: input.authorization)
+        // RFC 9449 §10: the code is bound to the key, so a code stolen on its way back is useless
+        // without it.
+        request.dpopJKT = http.dpop?.key.thumbprint
         let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
         var launchError: KCAuthError?
@@ -57,6 +60,7 @@ struct LoopbackFlow: Sendable {
         let exchange = CodeExchange(http: http, authenticator: authenticator)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
                                               nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
+            .proving(http.dpop, mode: input.dpop)
         var result: Result<Login.Output, KCAuthError>?
         func redeem(_ code: String) -> Result<Login.Output, KCAuthError> {
             notify(.received)

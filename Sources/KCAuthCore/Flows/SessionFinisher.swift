@@ -28,6 +28,9 @@ public struct SessionFinisher: Sendable {
         public var metadata: ProviderMetadata
         /// `max_age` / essential `acr` asked for in the authorization request.
         public var requirements = AuthenticationRequirements()
+        /// The DPoP key of this login and what the profile expects of it (RFC 9449).
+        public var dpop: DPoPProver?
+        public var dpopMode: DPoPMode = .no
 
         public init(profile: String, clientID: String, requestedScope: String, nonce: String?, metadata: ProviderMetadata) {
             self.profile = profile
@@ -40,11 +43,7 @@ public struct SessionFinisher: Sendable {
 
     public func finish(_ tokens: TokenResponse, _ context: Context) throws -> Login.Output {
         let metadata = context.metadata
-        // RFC 6750: kcauth hands out bearer tokens; a DPoP- or MAC-bound token would be useless to
-        // the scripts that call `kcauth token`.
-        guard tokens.tokenType.lowercased() == "bearer" else {
-            throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokens.tokenType))' token; kcauth supports Bearer tokens only")
-        }
+        let binding = try TokenTypeRule.check(tokens.tokenType, proved: context.dpop != nil)
         // Core §3.1.3.3: with the `openid` scope the response must carry an ID token.
         guard let idToken = tokens.idToken else {
             throw KCAuthError(.invalidResponse, "the token response has no ID token although the 'openid' scope was requested")
@@ -56,12 +55,23 @@ public struct SessionFinisher: Sendable {
         var state = AuthState(issuer: metadata.issuer, clientID: context.clientID, tokens: tokens,
                               requestedScope: context.requestedScope, endpoints: ProviderEndpoints(metadata), now: clock.instant,
                               idTokenExpiresAt: claims.exp, sessionID: Base64URL.encode(try random.bytes(12)))
+        // The key goes with the session even when the provider did not bind the access token: a
+        // provider that binds only the refresh token (`refresh-only`) still refuses a refresh
+        // without a proof from it.
+        state.dpop = context.dpop?.key.stored
         // Many providers put only `sub` in the ID token (OIDC Core §5.4 leaves the rest to
         // userinfo): fetch the identity once, so whoami and status can name the user offline.
         if claims.preferredUsername == nil, claims.name == nil, claims.email == nil, metadata.userinfoEndpoint != nil {
-            state.userinfo = try? Userinfo(http: validator.http).fetch(state, expectedSubject: claims.sub, profile: context.profile)
+            state.userinfo = try? Userinfo(http: validator.http.proving(context.dpop)).fetch(state, expectedSubject: claims.sub, profile: context.profile)
         }
         try writer.write(state, profile: context.profile)
-        return Login.Output(state: state, claims: claims)
+        var output = Login.Output(state: state, claims: claims)
+        // Issue 21: say when the provider bound differently from what the profile asked for.
+        switch (context.dpopMode, binding) {
+        case (.yes, .bearer): output.notice = .providerDidNotBind
+        case (.refreshOnly, .dpop): output.notice = .accessTokenBound
+        default: break
+        }
+        return output
     }
 }

@@ -41,6 +41,8 @@ public struct TokenRefresher: Sendable {
             throw KCAuthError(.loginRequired, "the access token of profile '\(profile)' has expired and there is no refresh token",
                               remedy: .signIn(profile: profile))
         }
+        // RFC 9449 §5: a bound refresh token is refreshed with a proof from the same key.
+        let http = try self.http.proving(state.dpop.map { DPoPProver(key: try DPoPKey(stored: $0), clock: clock, random: random) })
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", state.clientID)]
         if let scope { fields.append(("scope", scope)) }
 
@@ -63,9 +65,7 @@ public struct TokenRefresher: Sendable {
             try keepRotated(rotated)
         }
         let tokens = try http.decode(TokenResponse.self, from: body, what: "the refreshed token", url: state.endpoints.token)
-        guard tokens.tokenType.lowercased() == "bearer" else {
-            throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokens.tokenType))' token; kcauth supports Bearer tokens only")
-        }
+        _ = try TokenTypeRule.check(tokens.tokenType, proved: http.dpop != nil)
         let now = clock.instant
         var next = state
         next.accessToken = tokens.accessToken

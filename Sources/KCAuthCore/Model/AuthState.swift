@@ -34,6 +34,9 @@ public struct AuthState: Sendable, Equatable, Codable {
     /// `client_credentials` for a session of the client itself (RFC 6749 §4.4): no refresh
     /// token, a new token is requested the same way when this one expires. Nil: a person's.
     public var grantType: String?
+    /// The DPoP key the session's tokens are bound to (RFC 9449), for the proofs every later
+    /// refresh, userinfo and revocation must carry; nil for a Bearer session.
+    public var dpop: StoredDPoPKey?
 
     enum CodingKeys: String, CodingKey {
         case version, issuer
@@ -50,6 +53,7 @@ public struct AuthState: Sendable, Equatable, Codable {
         case sessionID = "session_id"
         case userinfo
         case grantType = "grant_type"
+        case dpop
     }
 
     public init(issuer: String, clientID: String, tokens: TokenResponse, requestedScope: String,

@@ -14,6 +14,9 @@ extension ProfileSettings {
             }
             grant = g
         }
+        // The catalogue's checks have refused anything else (checkAgainstCatalogue).
+        dpop = doc.value("dpop", profile: profile).flatMap(DPoPMode.init(rawValue:)).flatMap { $0 == .no ? nil : $0 }
+        par = doc.value("par", profile: profile).flatMap(PARMode.init(rawValue:)).flatMap { $0 == .auto ? nil : $0 }
     }
 
     func applyRequestAndClient(to doc: inout ConfigDocument, profile: String) {
@@ -22,5 +25,7 @@ extension ProfileSettings {
         doc.set("ui_locales", uiLocales, profile: profile)
         (clientAuth ?? .none).apply(to: &doc, profile: profile)
         doc.set("grant", grant, profile: profile)
+        doc.set("dpop", dpop?.rawValue, profile: profile)
+        doc.set("par", par?.rawValue, profile: profile)
     }
 }

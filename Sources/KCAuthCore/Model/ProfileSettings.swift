@@ -29,6 +29,10 @@ public struct ProfileSettings: Sendable, Equatable {
     public var username: String?
     /// `--browser-command`, as written (split by `BrowserCommand` when used).
     public var browserCommand: String?
+    /// Issue 21: DPoP-bound sessions (RFC 9449) and pushed authorization requests (RFC 9126);
+    /// nil: `no` and `auto`.
+    public var dpop: DPoPMode?
+    public var par: PARMode?
 
     public init(issuer: String? = nil, clientID: String? = nil, scope: String? = nil, port: UInt16? = nil, caFile: String? = nil,
                 storage: StorageKind? = nil, flow: LoginFlow? = nil,

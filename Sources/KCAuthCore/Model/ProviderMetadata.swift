@@ -20,6 +20,14 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
     public var tokenEndpointAuthMethodsSupported: [String]?
     /// RFC 8414 §2: the JWS algorithms accepted for `private_key_jwt` assertions.
     public var tokenEndpointAuthSigningAlgValuesSupported: [String]?
+    /// RFC 9449 §5.1: the JWS algorithms the provider accepts in DPoP proofs; present when it
+    /// does DPoP at all.
+    public var dpopSigningAlgValuesSupported: [String]?
+    /// RFC 9126 §5: where authorization requests are pushed.
+    public var pushedAuthorizationRequestEndpoint: String?
+    /// RFC 9126 §5: PAR is the only way in. Keycloak says false even for a client that
+    /// requires it (hence `par = always`).
+    public var requirePushedAuthorizationRequests: Bool?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -35,6 +43,9 @@ public struct ProviderMetadata: Sendable, Equatable, Codable {
         case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
         case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
         case tokenEndpointAuthSigningAlgValuesSupported = "token_endpoint_auth_signing_alg_values_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
     }
 
     public init(issuer: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String) {

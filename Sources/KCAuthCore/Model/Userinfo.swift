@@ -1,5 +1,5 @@
 /// The userinfo request (OpenID Connect Core §5.3) with the access token as a bearer token
-/// (RFC 6750 §2.1).
+/// (RFC 6750 §2.1), or as a DPoP-bound one with a proof (RFC 9449 §7.1).
 public struct Userinfo: Sendable {
     let http: OAuthHTTP
 
@@ -9,9 +9,8 @@ public struct Userinfo: Sendable {
         guard let url = state.endpoints.userinfo else {
             throw KCAuthError(.provider, "the provider publishes no userinfo endpoint", hint: "run `kcauth whoami` without --userinfo")
         }
-        let response = try http.transport.send(HTTPRequest(method: .get, url: url, headers: [
-            ("Accept", "application/json"), ("Authorization", "Bearer \(state.accessToken)"),
-        ]))
+        let response = try http.sendPresenting(state.accessToken, tokenType: state.tokenType, method: .get, url: url,
+                                               headers: [("Accept", "application/json")])
         switch response.status {
         case 200:
             break

@@ -12,6 +12,9 @@ public struct LoginSettingsFlags: Sendable, Equatable {
     public var clientKeyID: String?
     public var clientKeyAlgorithm: String?
     public var clientAssertionFile: String?
+    /// `--dpop` (`yes`) or `--dpop-mode MODE`; `--par MODE`.
+    public var dpop: String?
+    public var par: String?
 
     public init(idpHint: String? = nil, acrValues: String? = nil, uiLocales: String? = nil, clientCredentials: Bool = false,
                 clientSecretFile: String? = nil, clientKey: String? = nil, clientKeyID: String? = nil,

@@ -8,6 +8,8 @@ extension ResolvedProfile {
         settings.uiLocales = uiLocales?.value
         settings.clientAuth = clientAuth.value.isConfidential ? clientAuth.value : nil
         settings.grant = grant?.value
+        settings.dpop = dpop.value == .no ? nil : dpop.value
+        settings.par = par.value == .auto ? nil : par.value
     }
 
     /// The authorization request's parameters: this profile's sticky ones with the one-off

@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// Resolution of the issue 11 settings, with the same precedence as the rest: flag >
 /// environment > saved profile > default.
 extension SettingsResolver {
@@ -17,11 +19,38 @@ extension SettingsResolver {
         resolved.acrValues = f.acrValues == "" ? nil : try pick(f.acrValues, "--acr-values", env: nil, saved: saved.acrValues, key: "acr_values")
         resolved.uiLocales = f.uiLocales == "" ? nil : try pick(f.uiLocales, "--ui-locales", env: nil, saved: saved.uiLocales, key: "ui_locales")
         resolved.clientAuth = try clientAuth(f, saved: saved)
+        resolved.dpop = try dpop(f.dpop, saved: saved.dpop)
+        if let raw = f.par {
+            guard let mode = PARMode(rawValue: raw) else {
+                throw KCAuthError(.usage, "invalid value '\(Sanitize.oneLine(raw))' for --par: use one of auto, always, never")
+            }
+            resolved.par = Setting(mode, .flag, origin: "--par")
+        } else if let saved = saved.par {
+            resolved.par = Setting(saved, .profile, origin: "par")
+        }
         if f.clientCredentials {
             resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: "--client-credentials")
         } else if let grant = saved.grant {
             resolved.grant = Setting(grant, .profile, origin: "grant")
         }
+    }
+
+    /// `--dpop`/`--dpop-mode` > `KCAUTH_DPOP` (any case) > the profile's `dpop` > no.
+    private func dpop(_ flag: String?, saved: DPoPMode?) throws -> Setting<DPoPMode> {
+        if let flag {
+            guard let mode = DPoPMode(rawValue: flag) else {
+                throw KCAuthError(.usage, "invalid value '\(Sanitize.oneLine(flag))' for --dpop-mode: use one of no, yes, refresh-only")
+            }
+            return Setting(mode, .flag, origin: "--dpop-mode")
+        }
+        if let raw = try environment.value("KCAUTH_DPOP"), !raw.isEmpty {
+            guard let mode = DPoPMode(rawValue: SettingCheck.asciiLowercased(raw)) else {
+                throw KCAuthError(.usage, "KCAUTH_DPOP='\(Sanitize.oneLine(raw))' is not no, yes or refresh-only")
+            }
+            return Setting(mode, .environment, origin: "KCAUTH_DPOP")
+        }
+        if let saved { return Setting(saved, .profile, origin: "dpop") }
+        return Setting(.no, .default)
     }
 
     private func clientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {

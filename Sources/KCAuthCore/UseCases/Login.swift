@@ -22,6 +22,10 @@ public struct Login: Sendable {
         public var clientAuth: ClientAuthenticationSetting = .none
         /// Browser flow: the profile's `--browser-command` (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
         public var browserCommand: BrowserCommand?
+        /// Whether the session is bound to a key of kcauth's (RFC 9449).
+        public var dpop: DPoPMode = .no
+        /// Browser flow: whether the authorization request is pushed (RFC 9126).
+        public var par: PARMode = .auto
 
         public init(profile: String, issuer: String, clientID: String, scope: String, port: UInt16, timeout: Double,
                     openBrowser: Bool, flow: LoginFlow = .browser, fallBackToDevice: Bool = false,
@@ -42,6 +46,23 @@ public struct Login: Sendable {
     public struct Output: Sendable {
         public var state: AuthState
         public var claims: IDTokenClaims
+        /// Something the person should know about the session (for stderr).
+        public var notice: Notice? = nil
+
+        public init(state: AuthState, claims: IDTokenClaims) {
+            self.state = state
+            self.claims = claims
+        }
+    }
+
+    /// Facts about the session for the presenter to phrase.
+    public enum Notice: Sendable, Equatable {
+        /// `dpop = yes`, and the provider answered `Bearer`: it did not bind the tokens (RFC 9449
+        /// §5 leaves that to it). The session works as a Bearer one.
+        case providerDidNotBind
+        /// `dpop = refresh-only`, and the provider bound the access token too: tools that know
+        /// only Bearer cannot use it.
+        case accessTokenBound
     }
 
     /// What the user must see to sign in on another device (RFC 8628 §3.3); the device code
@@ -124,10 +145,18 @@ public struct Login: Sendable {
         try store.checkAvailable()
         let metadata = try Discovery(http: http).fetch(issuer: input.issuer)
         let authenticator = try clientAuthenticator(input, metadata: metadata)
+        let prover = try dpopProver(input, metadata: metadata)
+        let http = self.http.proving(prover)
         let finisher = SessionFinisher(validator: IDTokenValidator(http: http, clock: clock), clock: clock,
                                        writer: writer.pinning(authenticator?.authentication), random: random)
         var device = DeviceFlow(http: http, random: random, sleeper: sleeper, finisher: finisher)
         device.authenticator = authenticator
+        // Issue 21 #3 is not done yet: a provider that requires PAR would refuse the ordinary
+        // request, so `always` says so instead of sending one.
+        if input.par == .always, input.flow == .browser {
+            throw KCAuthError(.configuration, "pushed authorization requests (--par always) are not supported by this kcauth yet",
+                              hint: "sign in with `--par auto`, or with the device flow (`--device`)")
+        }
         notify(.starting(input.flow))
 
         switch input.flow {
@@ -147,6 +176,17 @@ public struct Login: Sendable {
                 return try device.run(input, metadata: metadata, notify: notify)
             }
         }
+    }
+
+    /// A new key for a DPoP login, of the first algorithm the provider accepts (RFC 9449 §5.1).
+    private func dpopProver(_ input: Input, metadata: ProviderMetadata) throws -> DPoPProver? {
+        guard input.dpop.usesKey else { return nil }
+        guard let algorithm = DPoPKey.algorithm(for: metadata) else {
+            let listed = (metadata.dpopSigningAlgValuesSupported ?? []).map { Sanitize.oneLine($0, limit: 20) }.joined(separator: ", ")
+            throw KCAuthError(.provider, "the provider accepts DPoP proofs signed with \(listed) only; kcauth signs with ES256, PS256 or RS256",
+                              hint: "sign in without --dpop (`kcauth login --dpop no`)")
+        }
+        return DPoPProver(key: try DPoPKey.generate(algorithm), clock: clock, random: random)
     }
 
     /// A confidential client's authenticator, read once per login (the key, the secret; a

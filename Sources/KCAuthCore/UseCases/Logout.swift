@@ -98,9 +98,14 @@ public struct Logout: Sendable {
     let browser: BrowserLogout
     /// A confidential client's authenticator for the session being ended (issue 11 item 10).
     var authenticator: @Sendable (AuthState) -> ClientAuthenticator? = { _ in nil }
+    /// For the DPoP proofs of a bound session's requests (their `iat`, RFC 9449 §4.2).
+    var clock: (any TimeSource)?
+    let random: any RandomSource
 
     public init(store: any SecretStore, lock: any ProfileLock, http: @escaping @Sendable () -> OAuthHTTP,
-                random: any RandomSource, opener: any URLOpener, receiver: any RedirectReceiver) {
+                random: any RandomSource, opener: any URLOpener, receiver: any RedirectReceiver, clock: (any TimeSource)? = nil) {
+        self.clock = clock
+        self.random = random
         self.store = store
         self.lock = lock
         self.http = http
@@ -130,7 +135,11 @@ public struct Logout: Sendable {
             if options.serverSide, let state {
                 outcome.issuer = state.issuer
                 outcome.refreshExpiresAt = state.refreshExpiresAt
-                (outcome.endSession, outcome.revocation) = ServerLogout(http: http(), authenticator: authenticator(state)).run(state)
+                // A bound session's refresh token is refused without a proof from its key (RFC 9449
+                // §5); an unreadable key leaves the requests without one, and the provider says no.
+                var http = http()
+                if let clock, let proving = try? http.proving(session: state, clock: clock, random: random) { http = proving }
+                (outcome.endSession, outcome.revocation) = ServerLogout(http: http, authenticator: authenticator(state)).run(state)
             }
             outcome.deleted = try store.delete(profile: profile)
         }

@@ -42,10 +42,13 @@ struct ServerLogout: Sendable {
         do {
             // A signed assertion is addressed to the token endpoint, as for the device endpoint.
             let authentication = try authenticator?.parameters(audience: tokenEndpoint) ?? ClientAuthenticationParameters()
-            response = try http.transport.send(HTTPRequest(
-                method: .post, url: url,
-                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + authentication.headers,
-                body: Array(FormEncoding.encode(authentication.merged(into: fields)).utf8)))
+            // With a proof for a DPoP session (RFC 9449 §5: the refresh token is bound to the key).
+            response = try http.sendProving(method: .post, url: url, accessToken: nil) { proof in
+                HTTPRequest(method: .post, url: url,
+                            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+                                + authentication.headers + proof,
+                            body: Array(FormEncoding.encode(authentication.merged(into: fields)).utf8))
+            }
         } catch {
             return (.failed(KCAuthError.wrapping(error)), false)
         }

@@ -86,7 +86,7 @@ public struct WhoAmI: Sendable {
             accessTokenExpiresAt: state.expiresAt, refreshTokenExpiresAt: state.refreshExpiresAt,
             hasRefreshToken: state.refreshToken != nil, health: health, storage: store.name, userinfo: nil)
         if let http {
-            identity.userinfo = try Userinfo(http: http).fetch(state, expectedSubject: claims?.subject, profile: profile)
+            identity.userinfo = try Userinfo(http: try http.proving(session: state, clock: clock)).fetch(state, expectedSubject: claims?.subject, profile: profile)
         }
         return identity
     }

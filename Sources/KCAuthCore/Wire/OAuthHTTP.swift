@@ -4,8 +4,18 @@ import FoundationEssentials
 /// in one place.
 public struct OAuthHTTP: Sendable {
     public let transport: any HTTPTransport
+    /// Set for a DPoP session (RFC 9449): every form POST carries a proof, and requests that
+    /// present the access token carry one bound to it.
+    public private(set) var dpop: DPoPProver?
 
     public init(_ transport: any HTTPTransport) { self.transport = transport }
+
+    /// The same transport, proving possession of `prover`'s key (nil: no proofs).
+    public func proving(_ prover: DPoPProver?) -> OAuthHTTP {
+        var copy = self
+        copy.dpop = prover
+        return copy
+    }
 
     /// GET a JSON document; anything but 200 + JSON is `invalidResponse` / `network`.
     public func getJSON<T: Decodable>(_ type: T.Type, from url: String, what: String) throws -> T {
@@ -28,11 +38,12 @@ public struct OAuthHTTP: Sendable {
     /// of it (a rotated refresh token) before the rest is checked.
     public func postFormBody(to url: String, fields: [(String, String)], headers: [(String, String)] = [],
                              what: String) throws -> [UInt8] {
-        let response = try transport.send(HTTPRequest(
-            method: .post, url: url,
-            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
-                + headers.map { (name: $0.0, value: $0.1) },
-            body: Array(FormEncoding.encode(fields).utf8)))
+        let response = try sendProving(method: .post, url: url, accessToken: nil) { proof in
+            HTTPRequest(method: .post, url: url,
+                        headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+                            + headers.map { (name: $0.0, value: $0.1) } + proof,
+                        body: Array(FormEncoding.encode(fields).utf8))
+        }
         if response.status == 200 { return response.body }
         if var oauth = Self.oauthError(response) {
             // Some providers echo the request in error_description: never print a secret we sent.

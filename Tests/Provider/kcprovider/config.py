@@ -97,6 +97,9 @@ class Config:
     refresh_error: dict = field(default_factory=lambda: _json("PROVIDER_REFRESH_ERROR", {}))
     authorization_error: str = field(default_factory=lambda: os.environ.get("PROVIDER_AUTHORIZATION_ERROR", ""))
     exact_redirect_uris: bool = field(default_factory=lambda: _flag("PROVIDER_EXACT_REDIRECT_URIS", False))
+    # DPoP (RFC 9449; dpop.py): off, on (bind tokens), bearer (check proofs, never bind).
+    dpop: str = field(default_factory=lambda: _choice("PROVIDER_DPOP", ("off", "on", "bearer"), "off"))
+    dpop_nonce: bool = field(default_factory=lambda: _flag("PROVIDER_DPOP_NONCE", False))
 
     @property
     def origin(self):

@@ -10,6 +10,7 @@ from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.utils import jwk_from_pem
 
 from .claims import profile_claims, realm_roles, service_account_subject
+from . import dpop
 from .config import CONFIG
 
 
@@ -49,6 +50,9 @@ def jwt_access_token(request):
         claims["sub"] = service_account_subject(client_id)
         claims["preferred_username"] = f"service-account-{client_id}"
         claims["client_id"] = client_id
+    jkt = dpop.current_jkt()
+    if jkt:
+        claims["cnf"] = {"jkt": jkt}  # RFC 9449 §6.1
     header = {"alg": "RS256", "typ": "JWT", "kid": key.thumbprint()}
     token = jwt.JWT(header=json.dumps(header, separators=(",", ":")), claims=json.dumps(claims, separators=(",", ":")))
     token.make_signed_token(key)

@@ -21,10 +21,10 @@ realm_patterns = [
     path(f"{OIDC}/auth/device", views.DeviceAuthorizationView.as_view(), name="device-authorization"),
     path(f"{OIDC}/token", views.TokenView.as_view(), name="token"),
     path(f"{OIDC}/token/introspect", dot.IntrospectTokenView.as_view(), name="introspect"),
-    path(f"{OIDC}/userinfo", dot.UserInfoView.as_view(), name="user-info"),
+    path(f"{OIDC}/userinfo", views.userinfo, name="user-info"),
     path(f"{OIDC}/logout", views.logout, name="rp-initiated-logout"),
     path(f"{OIDC}/certs", dot.JwksInfoView.as_view(), name="jwks-info"),
-    path(f"{OIDC}/revoke", dot.RevokeTokenView.as_view(), name="revoke-token"),
+    path(f"{OIDC}/revoke", views.revoke, name="revoke-token"),
     # The device flow's pages for the user: enter the code, approve or deny, see the outcome.
     path("device", dot.DeviceUserCodeView.as_view(), name="device"),
     path("device/confirm/<slug:client_id>/<slug:user_code>", dot.DeviceConfirmView.as_view(), name="device-confirm"),

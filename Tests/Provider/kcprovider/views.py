@@ -19,7 +19,7 @@ from oauth2_provider import views as dot
 from oauth2_provider.models import get_application_model, get_device_grant_model, get_refresh_token_model
 from oauth2_provider.settings import oauth2_settings
 
-from . import interop
+from . import dpop, interop
 from .config import CONFIG
 from .client_assertions import ALGORITHMS as ASSERTION_ALGORITHMS
 from .realm import CLIENT_CREDENTIALS_GRANT, DEVICE_GRANT_CLIENTS
@@ -58,6 +58,7 @@ class DiscoveryView(dot.ConnectDiscoveryInfoView):
                 "response_modes_supported": ["query"],
                 "authorization_response_iss_parameter_supported": True,
                 "backchannel_logout_supported": False,
+                **({"dpop_signing_alg_values_supported": dpop.ALGORITHMS} if dpop.enabled() else {}),
                 "frontchannel_logout_supported": False,
             }
         )
@@ -149,11 +150,38 @@ class TokenView(dot.TokenView):
             time.sleep(CONFIG.refresh_delay)
         if request.POST.get("grant_type") == "refresh_token" and CONFIG.refresh_error:
             return interop.refresh_error(request)
-        if request.POST.get("grant_type") == DEVICE_GRANT:
-            response = self.device_flow_token_response(request, request.POST.get("device_code"))
-        else:
-            response = self.authorization_flow_token_response(request)
+        jkt = None
+        if dpop.enabled():
+            try:
+                jkt = dpop.verify(request)
+            except dpop.ProofError as e:
+                return dpop.with_nonce(oauth_error(400, e.error, e.description))
+            if request.POST.get("grant_type") == "refresh_token":
+                # Keycloak, public client: a bound refresh token needs a proof from its key.
+                bound = dpop.bound_to(request.POST.get("refresh_token", ""))
+                if bound and jkt is None:
+                    return dpop.with_nonce(oauth_error(400, "invalid_dpop_proof", "DPoP proof is missing"))
+                if bound and bound != jkt:
+                    return dpop.with_nonce(oauth_error(400, "invalid_grant", "DPoP proof and token binding verification failed"))
+            dpop.set_current_jkt(jkt if CONFIG.dpop == "on" else None)
+        try:
+            if request.POST.get("grant_type") == DEVICE_GRANT:
+                response = self.device_flow_token_response(request, request.POST.get("device_code"))
+            else:
+                response = self.authorization_flow_token_response(request)
+        finally:
+            dpop.set_current_jkt(None)
         response = self._keycloak_shape(response)
+        if jkt and CONFIG.dpop == "on" and response.status_code == 200:
+            data = json.loads(response.content)
+            dpop.bind(data["access_token"], jkt)
+            if "refresh_token" in data:
+                dpop.bind(data["refresh_token"], jkt)
+            data["token_type"] = "DPoP"  # RFC 9449 §5
+            response.content = json.dumps(data).encode()
+            response["Content-Length"] = str(len(response.content))
+        if dpop.enabled():
+            dpop.with_nonce(response)
         if request.POST.get("grant_type") == "refresh_token" and response.status_code == 200:
             overrides = interop.next_token_overrides()
             if overrides:
@@ -283,6 +311,66 @@ class DeviceAuthorizationView(dot.DeviceAuthorizationView):
 # --- logout -------------------------------------------------------------------------------------
 
 
+def _dpop_refusal(request, token, resource=False):
+    """For a request that carries `token`: None when the token is not DPoP-bound or the request
+    proves possession of its key (RFC 9449 §4.3, §7.1), else the refusal to answer with."""
+    if not dpop.enabled():
+        return None
+    bound = dpop.bound_to(token) if token else None
+    try:
+        jkt = dpop.verify(request, access_token=token if resource else None)
+    except dpop.ProofError as e:
+        if resource:
+            out = http.JsonResponse({"error": e.error, "error_description": e.description}, status=401)
+            out["WWW-Authenticate"] = f'DPoP error="{e.error}", error_description="{e.description}", algs="{" ".join(dpop.ALGORITHMS)}"'
+            return dpop.with_nonce(out)
+        return dpop.with_nonce(oauth_error(400, e.error, e.description))
+    if bound and jkt != bound:
+        if resource:
+            out = http.JsonResponse({"error": "invalid_token"}, status=401)
+            out["WWW-Authenticate"] = 'DPoP error="invalid_token", error_description="DPoP proof and token binding verification failed"'
+            return dpop.with_nonce(out)
+        return dpop.with_nonce(oauth_error(400, "invalid_dpop_proof", "DPoP proof and token binding verification failed"))
+    return None
+
+
+@csrf_exempt
+def userinfo(request, *args, **kwargs):
+    """DOT's userinfo, behind RFC 9449 §7.1: a bound token comes as `Authorization: DPoP` with a
+    proof carrying its `ath`; as Bearer it is refused (§7.2)."""
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    scheme, _, token = header.partition(" ")
+    if dpop.enabled() and scheme.lower() == "dpop":
+        refusal = _dpop_refusal(request, token, resource=True)
+        if refusal is not None:
+            return refusal
+        if dpop.bound_to(token) is None:
+            out = http.JsonResponse({"error": "invalid_token"}, status=401)
+            out["WWW-Authenticate"] = 'DPoP error="invalid_token", error_description="the token is not DPoP-bound"'
+            return out
+        request.META["HTTP_AUTHORIZATION"] = "Bearer " + token
+    elif dpop.enabled() and scheme.lower() == "bearer" and dpop.bound_to(token):
+        out = http.JsonResponse({"error": "invalid_token"}, status=401)
+        out["WWW-Authenticate"] = 'DPoP error="invalid_token", error_description="a DPoP-bound token needs the DPoP scheme"'
+        return out
+    response = _dot_userinfo(request, *args, **kwargs)
+    return dpop.with_nonce(response) if dpop.enabled() else response
+
+
+_dot_userinfo = dot.UserInfoView.as_view()
+_dot_revoke = dot.RevokeTokenView.as_view()
+
+
+@csrf_exempt
+def revoke(request, *args, **kwargs):
+    """RFC 7009 revocation; a DPoP-bound token is revoked only with a proof from its key."""
+    refusal = _dpop_refusal(request, request.POST.get("token", ""))
+    if refusal is not None:
+        return refusal
+    response = _dot_revoke(request, *args, **kwargs)
+    return dpop.with_nonce(response) if dpop.enabled() else response
+
+
 def backchannel_logout(request):
     """Keycloak's browserless logout: POST client_id + refresh_token -> 204, session ended.
 
@@ -297,6 +385,9 @@ def backchannel_logout(request):
     token = request.POST.get("refresh_token")
     if not token:
         return oauth_error(400, "invalid_request", "No refresh token")
+    refusal = _dpop_refusal(request, token)
+    if refusal is not None:
+        return refusal
     checksum = hashlib.sha256(token.encode("utf-8")).hexdigest()
     model = get_refresh_token_model()
     rt = model.objects.filter(token_checksum=checksum).order_by("-created").first()
