@@ -33,15 +33,16 @@ enum ExecCommand: Command {
         guard !command.positionals.isEmpty else {
             throw KCAuthError(.usage, "exec needs a command to run", hint: "kcauth exec [flags] -- COMMAND [ARG...]")
         }
-        let profile = try services.resolve(command)
         let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: TokenDefaults.minValid)
         let specs = command.allValues(env)
         let variables = try (specs.isEmpty ? [ExecVariable.defaultName] : specs).map(ExecVariable.init(parsing:))
         var environment = services.environment
+        // A forwarded session (`kcauth ssh`) answers from the laptop; nothing is resolved here.
+        let profile = ForwardedSession.announced(services) ? nil : try services.resolve(command)
         for kind in ExecVariable.Value.allCases where variables.contains(where: { $0.value == kind }) {
-            let token = try freshToken(profile: profile, minValid: minValid, idToken: kind == .id, services: services)
+            let (name, token) = try freshToken(command, profile: profile, minValid: minValid, idToken: kind == .id, services: services)
             guard let value = kind == .id ? token.idToken : token.accessToken else {
-                throw KCAuthError(.loginRequired, "the session of profile '\(profile.name)' has no ID token", remedy: .signIn(profile: profile.name))
+                throw KCAuthError(.loginRequired, "the session of profile '\(name)' has no ID token", remedy: .signIn(profile: name))
             }
             for variable in variables where variable.value == kind { environment[variable.name] = value }
         }
@@ -54,7 +55,12 @@ enum ExecCommand: Command {
         }
     }
 
-    private static func freshToken(profile: ResolvedProfile, minValid: Double, idToken: Bool, services: Services) throws -> IssuedToken {
-        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: minValid, idToken: idToken))
+    private static func freshToken(_ command: ParsedCommand, profile: ResolvedProfile?, minValid: Double, idToken: Bool,
+                                   services: Services) throws -> (String, IssuedToken) {
+        guard let profile else {
+            let forwarded = try ForwardedSession.token(command, services, minValid: minValid, idToken: idToken)!
+            return (forwarded.profile, forwarded.token)
+        }
+        return (profile.name, try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: minValid, idToken: idToken)))
     }
 }
