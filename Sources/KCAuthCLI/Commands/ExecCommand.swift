@@ -16,23 +16,34 @@ enum ExecCommand: Command {
         COMMAND starts. --env refuses variables that change how COMMAND runs (PATH, LD_*, \
         IFS, BASH_ENV and the like). \
         The token is in COMMAND's environment because you asked for it there: every process \
-        COMMAND starts inherits it, and processes of your user can read it.
+        COMMAND starts inherits it, and processes of your user can read it. \
+        With --keep-fresh, kcauth instead stays COMMAND's parent and keeps the access token in a \
+        0600 file whose path is in \(KeepFresh.variable) (a private runtime directory, or \
+        --token-file PATH), rewritten atomically before the token expires for as long as COMMAND \
+        runs and removed when it ends; signals sent to kcauth are passed on to COMMAND and its \
+        exit status (or signal) is kcauth's.
         """,
         usage: "[flags] [--] COMMAND [ARG...]",
-        options: [CommandTable.profile, env, TokenCommand.minValid],
+        options: [CommandTable.profile, env, TokenCommand.minValid, keepFresh, tokenFile],
         positionals: ["COMMAND", "ARG..."],
         examples: [
             "kcauth exec -- terraform apply",
             "kcauth exec --env GITLAB_TOKEN --env OIDC_ID_TOKEN=id -- ./deploy.sh",
+            "kcauth exec --keep-fresh -- sh -c 'rclone sync --bearer-token-command \"cat $KCAUTH_TOKEN_FILE\" src dst'",
         ])
 
     static let env = OptionSpec("env", value: "NAME[=id]", help: "Variable for the access token (NAME=id: the ID token); repeatable",
                                 default: ExecVariable.defaultName)
 
+    static let keepFresh = OptionSpec("keep-fresh", help: "Stay COMMAND's parent and keep the token fresh in a file ($\(KeepFresh.variable))")
+    static let tokenFile = OptionSpec("token-file", value: "PATH", help: "With --keep-fresh: the file to keep the token in")
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         guard !command.positionals.isEmpty else {
             throw KCAuthError(.usage, "exec needs a command to run", hint: "kcauth exec [flags] -- COMMAND [ARG...]")
         }
+        if command.flag(keepFresh) { return try runKeepingFresh(command, services) }
+        if command.value(tokenFile) != nil { throw KCAuthError(.usage, "--token-file needs --keep-fresh") }
         let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: TokenDefaults.minValid)
         let specs = command.allValues(env)
         let variables = try (specs.isEmpty ? [ExecVariable.defaultName] : specs).map(ExecVariable.init(parsing:))
@@ -53,6 +64,25 @@ enum ExecCommand: Command {
             services.console.err(ErrorPresenter.line(failure.error) + "\n")
             throw ReportedFailure(status: ExitStatus(code: failure.status, meaning: "the command could not be started"))
         }
+    }
+
+    /// `--keep-fresh`: the token in a file, renewed for as long as COMMAND runs (``KeepFresh``).
+    static func runKeepingFresh(_ command: ParsedCommand, _ services: Services) throws {
+        guard command.allValues(env).isEmpty else {
+            throw KCAuthError(.usage, "--env cannot be used with --keep-fresh: a variable cannot be renewed",
+                              hint: "read the token from the file named in $\(KeepFresh.variable)")
+        }
+        let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: TokenDefaults.minValid)
+        var path = command.value(tokenFile)
+        if let given = path {
+            try InputText.check(given, from: "--token-file")
+            if !given.hasPrefix("/") { path = (services.context.adapters.workingDirectory ?? ".") + "/" + given }
+        }
+        let profile = ForwardedSession.announced(services) ? nil : try services.resolve(command)
+        let status = try KeepFresh(command: command.positionals, environment: services.environment, minValid: minValid, tokenFile: path,
+                                   fetch: { try freshToken(command, profile: profile, minValid: $0, idToken: false, services: services).1 },
+                                   clock: services.context.clock, console: services.console).run()
+        try KeepFresh.exit(like: status)
     }
 
     private static func freshToken(_ command: ParsedCommand, profile: ResolvedProfile?, minValid: Double, idToken: Bool,

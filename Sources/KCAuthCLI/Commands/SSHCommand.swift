@@ -52,11 +52,11 @@ enum SSHCommand: Command {
         let scope = command.value(scope)
         if let scope { try InputText.check(scope, from: "--scope") }
 
-        let directory = try ForwardDirectory.create()
+        let directory = try PrivateRunDirectory.create(prefix: ForwardRecord.directoryPrefix)
         let record = ForwardRecord(pid: getpid(), destination: arguments.destination, profiles: profiles, scope: scope,
                                    started: services.context.clock.instant.rfc3339)
-        ForwardDirectory.write(directory + "/" + ForwardRecord.fileName, record.text)
-        defer { ForwardDirectory.remove(directory, files: [ForwardRecord.fileName, "agent.sock", "control"]) }
+        PrivateRunDirectory.write(directory + "/" + ForwardRecord.fileName, record.text)
+        defer { PrivateRunDirectory.remove(directory, files: [ForwardRecord.fileName, "agent.sock", "control"]) }
         SSHSession.holdSignals()
         let log = ForwardLog(environment: services.environment)
         let session = SSHSession(arguments: arguments,

@@ -2,13 +2,12 @@ import Glibc
 import KCAuthContract
 import KCAuthCore
 
-/// The laptop's private directory of one `kcauth ssh`: its socket, ssh's control socket and the
-/// record `kcauth status` reads. A fresh 0700 directory (mkdtemp) in the uid-bound shared
-/// directory, which is checked (ours, 0700) first.
-public enum ForwardDirectory {
-    public static let prefix = "forward-"
-
-    public static func create() throws -> String {
+/// A fresh private directory for one run: `kcauth ssh`'s socket, ssh's control socket and the
+/// record `kcauth status` reads (prefix `forward-`), or `exec --keep-fresh`'s token file
+/// (`token-`). A 0700 directory (mkdtemp) in the uid-bound shared directory, which is checked
+/// (ours, 0700) first.
+public enum PrivateRunDirectory {
+    public static func create(prefix: String) throws -> String {
         let base = Paths.lockDirectory()
         do {
             try AtomicFile.makeDirectory(base)
