@@ -36,8 +36,25 @@ struct ForwardAgent {
 
     /// The answer line, logged (names only).
     func answer(_ request: ForwardMessage.Request) -> String {
-        let name = request.profile ?? profiles[0]
         let now = services.context.clock.instant
+        var username: String?
+        var routed: String?
+        if let text = request.host {
+            // A credential helper: the forwarded profile whose `hosts` lists the server, by the
+            // laptop's configuration and the same rule as the local helpers.
+            guard let host = CredentialHost(text),
+                  let helper = try? HelperProfiles.load(services),
+                  let name = HelperRule.profile(for: host.rule, picked: request.profile,
+                                                profiles: helper.profiles.filter { profiles.contains($0.name) }
+                                                    .map { ($0.name, ($0.settings.hosts ?? []).map(\.rule)) }) else {
+                log.append(destination: destination, profile: request.profile ?? "-", scope: scope,
+                           outcome: "refused=host-not-listed host=\(ForwardLog.field(text))", now: now)
+                return ForwardMessage.notServed
+            }
+            username = helper.username(of: name)
+            routed = name
+        }
+        let name = routed ?? request.profile ?? profiles[0]
         guard profiles.contains(name) else {
             log.append(destination: destination, profile: name, scope: scope, outcome: "refused=not-forwarded", now: now)
             return ForwardMessage.failure(KCAuthError(.usage, "profile '\(Sanitize.oneLine(name, limit: 80))' is not forwarded to this host "
@@ -52,7 +69,7 @@ struct ForwardAgent {
             }
             log.append(destination: destination, profile: name, scope: scope,
                        outcome: "answer=" + (request.idToken ? "access_token,id_token" : "access_token"), now: now)
-            return ForwardMessage.answer(token, profile: name, idToken: request.idToken)
+            return ForwardMessage.answer(token, profile: name, idToken: request.idToken, username: username)
         } catch {
             let failure = KCAuthError.wrapping(error)
             log.append(destination: destination, profile: name, scope: scope, outcome: "error=\(failure.code.rawValue)", now: now)

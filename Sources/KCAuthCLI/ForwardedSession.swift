@@ -24,6 +24,19 @@ enum ForwardedSession {
     }
 
     static func token(_ services: Services, profile: String?, minValid: Double, idToken: Bool) throws -> (profile: String, token: IssuedToken) {
+        let answer = try ask(services, ForwardMessage.Request(profile: profile, minValid: minValid, idToken: idToken))
+        return try ForwardMessage.parseAnswer(answer)
+    }
+
+    /// For the git and docker helpers: the laptop's token for `host`, with the user name of the
+    /// profile that lists it; nil when no forwarded profile does.
+    static func helperToken(_ services: Services, picked: String?, host: CredentialHost) throws -> (token: IssuedToken, username: String?)? {
+        let answer = try ask(services, ForwardMessage.Request(profile: picked, minValid: HelperRule.minValid, idToken: false,
+                                                              host: host.description))
+        return try ForwardMessage.parseHelperAnswer(answer).map { ($0.token, $0.username) }
+    }
+
+    static func ask(_ services: Services, _ request: ForwardMessage.Request) throws -> [UInt8] {
         guard let path = ForwardRule.socket({ services.environment[$0] }) else {
             throw KCAuthError(.configuration, "\(ForwardRule.variable) does not name an absolute socket path",
                               hint: "unset it to use this host's own sessions")
@@ -34,13 +47,12 @@ enum ForwardedSession {
         }
         let fd = try ForwardSocket.connect(path: path, seconds: 10)
         defer { close(fd) }
-        let request = ForwardMessage.Request(profile: profile, minValid: minValid, idToken: idToken)
         guard ForwardSocket.writeLine(fd, request.line, milliseconds: 10_000) else {
             throw KCAuthError(.network, "the forwarded session did not take the request (is the laptop's `kcauth ssh` still running?)")
         }
         guard let line = ForwardSocket.readLine(fd, milliseconds: answerMilliseconds) else {
             throw KCAuthError(.network, "the forwarded session gave no answer within \(answerMilliseconds / 1000) s")
         }
-        return try ForwardMessage.parseAnswer(line)
+        return line
     }
 }

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import login
+from helpers import login, set_setting
 from kcauth import BINARY, FULL_BINARY
 from provider import pid_alive
 
@@ -298,3 +298,33 @@ def session_ssh(parent, timeout=10.0):
                 return int(pid)
         time.sleep(0.1)
     return None
+
+
+def test_git_and_docker_helpers_and_kubectl_on_the_remote_host(kcauth, provider, remote):
+    login(kcauth, provider, "--storage", "file")
+    set_setting(kcauth, "hosts", "git.example.com registry.example.com:5000")
+    k = remote.kcauth
+    script = remote.bin / "helpers.sh"
+    script.write_text(f"""set -u
+printf 'protocol=https\\nhost=git.example.com\\n\\n' | {k} git-credential get; echo git=$?
+printf 'protocol=https\\nhost=elsewhere.example.com\\n\\n' | {k} git-credential get; echo other=$?
+echo registry.example.com:5000 | {k} docker-credential get; echo; echo docker=$?
+KUBERNETES_EXEC_INFO='{{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{{"interactive":false}}}}' {k} token --id-token -o exec-credential; echo; echo kubectl=$?
+""")
+    script.chmod(0o644)
+    r = kcauth_ssh(kcauth, remote, "sh", str(script))
+    assert r.returncode == 0, r
+    out = r.stdout
+    git = dict(line.split("=", 1) for line in out.split("git=")[0].splitlines() if "=" in line)
+    assert git["username"] == "oauth2" and accepted_by_provider(provider, git["password"]), out
+    assert "git=0" in out and "other=0" in out
+    assert out.split("git=0\n")[1].startswith("other=0"), out  # nothing for a host no profile lists
+    docker = json.loads(out.split("other=0\n")[1].split("\ndocker=")[0])
+    assert docker["Username"] == "oauth2" and accepted_by_provider(provider, docker["Secret"])
+    credential = json.loads(out.split("docker=0\n")[1].split("\nkubectl=")[0])
+    assert credential["kind"] == "ExecCredential" and credential["status"]["token"].count(".") == 2
+    assert "kubectl=0" in out
+    log = forward_log(kcauth)
+    assert "refused=host-not-listed host=elsewhere.example.com" in log
+    assert "answer=access_token,id_token" in log
+    assert remote.contents_containing(git["password"]) == []

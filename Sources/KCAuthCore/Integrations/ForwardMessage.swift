@@ -8,15 +8,20 @@ public enum ForwardMessage {
         public var profile: String?
         public var minValid: Double
         public var idToken: Bool
+        /// A credential helper's server (`host` or `host:port`): the laptop picks the forwarded
+        /// profile whose `hosts` lists it (``HelperRule``), or answers ``notServed``.
+        public var host: String?
 
-        public init(profile: String?, minValid: Double, idToken: Bool) {
+        public init(profile: String?, minValid: Double, idToken: Bool, host: String? = nil) {
             self.profile = profile
             self.minValid = minValid
             self.idToken = idToken
+            self.host = host
         }
 
         public var line: String {
-            JSONValue.fields([("profile", .string(profile)), ("min_valid", .number(minValid)), ("id_token", .bool(idToken))]).compact
+            JSONValue.fields([("profile", .string(profile)), ("min_valid", .number(minValid)), ("id_token", .bool(idToken)),
+                              ("host", .string(host))]).compact
         }
 
         public init?(line bytes: [UInt8]) {
@@ -24,13 +29,20 @@ public enum ForwardMessage {
             profile = json["profile"]?.stringValue
             if case .number(let n)? = json["min_valid"], n >= 0, n <= 86_400 { minValid = n } else { return nil }
             if case .bool(let b)? = json["id_token"] { idToken = b } else { idToken = false }
+            host = json["host"]?.stringValue
         }
     }
 
-    /// The answer line for a token: the fields a presenter needs, by name.
-    public static func answer(_ token: IssuedToken, profile: String, idToken: Bool) -> String {
+    /// The answer to a helper whose server no forwarded profile lists: no token, and the helper
+    /// gives its tool no answer (as when no local profile lists it).
+    public static let notServed = JSONValue.fields([("not_served", .bool(true))]).compact
+
+    /// The answer line for a token: the fields a presenter needs, by name (`username`: a
+    /// credential helper's, from the profile's setting).
+    public static func answer(_ token: IssuedToken, profile: String, idToken: Bool, username: String? = nil) -> String {
         var fields: [(String, JSONValue)] = [
             ("profile", .string(profile)),
+            ("username", .string(username)),
             ("access_token", .string(token.accessToken)),
             ("token_type", .string(token.tokenType)),
             ("expires_at", .number(token.expiresAt?.epochSeconds)),
@@ -54,9 +66,18 @@ public enum ForwardMessage {
     /// What the remote side makes of an answer line: the profile and the token, or the
     /// laptop's error (a sign-in needed there is said to be needed *on the laptop*).
     public static func parseAnswer(_ bytes: [UInt8]) throws -> (profile: String, token: IssuedToken) {
+        guard let answer = try parseHelperAnswer(bytes) else {
+            throw KCAuthError(.configuration, "no forwarded profile serves this request")
+        }
+        return (answer.profile, answer.token)
+    }
+
+    /// As ``parseAnswer(_:)``, with the helper's user name; nil for ``notServed``.
+    public static func parseHelperAnswer(_ bytes: [UInt8]) throws -> (profile: String, token: IssuedToken, username: String?)? {
         guard let json = JSONValue.parse(bytes), json.members != nil else {
             throw KCAuthError(.invalidResponse, "the forwarded session gave an answer kcauth cannot read")
         }
+        if case .bool(true)? = json["not_served"] { return nil }
         let profile = json["profile"]?.stringValue ?? "default"
         if let code = json["error"]?.stringValue {
             let message = json["message"]?.stringValue.map { Sanitize.oneLine($0, limit: 300) } ?? "the laptop refused"
@@ -79,7 +100,7 @@ public enum ForwardMessage {
                                 clientID: json["client_id"]?.stringValue ?? "")
         token.idToken = json["id_token"]?.stringValue
         token.idTokenExpiresAt = instant("id_token_expires_at")
-        return (profile, token)
+        return (profile, token, json["username"]?.stringValue)
     }
 }
 
