@@ -203,7 +203,7 @@ def test_a_refresh_token_never_crosses(kcauth, provider, remote):
     r = kcauth_ssh(kcauth, remote, "python3", str(probe))
     assert r.returncode == 0, r
     answer = json.loads(r.stdout)
-    assert set(answer) <= {"profile", "access_token", "token_type", "expires_at", "scope", "issuer", "client_id",
+    assert set(answer) <= {"profile", "username", "access_token", "token_type", "expires_at", "scope", "issuer", "client_id",
                            "id_token", "id_token_expires_at"}, answer
     assert answer["access_token"] and answer["id_token"]
     for secret in (session["refresh_token"],):

@@ -29,14 +29,14 @@ enum ExecCommand: Command {
         examples: [
             "kcauth exec -- terraform apply",
             "kcauth exec --env GITLAB_TOKEN --env OIDC_ID_TOKEN=id -- ./deploy.sh",
-            "kcauth exec --keep-fresh -- sh -c 'rclone sync --bearer-token-command \"cat $KCAUTH_TOKEN_FILE\" src dst'",
+            "kcauth exec --keep-fresh -- terraform apply",
         ])
 
     static let env = OptionSpec("env", value: "NAME[=id]", help: "Variable for the access token (NAME=id: the ID token); repeatable",
                                 default: ExecVariable.defaultName)
 
     static let keepFresh = OptionSpec("keep-fresh", help: "Stay COMMAND's parent and keep the token fresh in a file ($\(KeepFresh.variable))")
-    static let tokenFile = OptionSpec("token-file", value: "PATH", help: "With --keep-fresh: the file to keep the token in")
+    static let tokenFile = OptionSpec("token-file", value: "PATH", help: "The file --keep-fresh keeps the token in")
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         guard !command.positionals.isEmpty else {

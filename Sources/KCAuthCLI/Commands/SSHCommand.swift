@@ -30,8 +30,8 @@ enum SSHCommand: Command {
             positionals: ["DESTINATION", "COMMAND..."],
             examples: [
                 "kcauth ssh build.example.com",
-                "kcauth ssh --profile work --profile ops -p 2222 admin@host kcauth token --profile ops",
-                "kcauth ssh --scope \"openid read\" host ./fetch-data",
+                "kcauth ssh --profile work --profile ops -p 2222 admin@host",
+                "kcauth ssh --scope openid host ./fetch-data",
             ])
         spec.shortOptionsStartCommandLine = true
         return spec
