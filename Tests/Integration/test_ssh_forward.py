@@ -232,11 +232,12 @@ def test_scope_narrows_what_the_remote_host_gets(kcauth, provider, remote):
     assert "scope=openid answer=access_token" in forward_log(kcauth)
 
 
-def test_signed_out_on_the_laptop_mid_session_gives_exit_4_on_the_remote(kcauth, provider, remote):
+def test_signed_out_on_the_laptop_mid_session_gives_exit_4_then_a_sign_in_there_serves_again(kcauth, provider, remote):
     login(kcauth, provider, "--storage", "file")
-    go = remote.home / "go"
+    go, again = remote.home / "go", remote.home / "again"
     script = (f"{remote.kcauth} token >/dev/null || exit 9; while [ ! -e {go} ]; do sleep 0.1; done; "
-              f"{remote.kcauth} token; echo status=$?")
+              f"{remote.kcauth} token; echo status=$?; while [ ! -e {again} ]; do sleep 0.1; done; "
+              f"{remote.kcauth} token >/dev/null; echo again=$?")
     proc = subprocess.Popen([str(BINARY), "ssh", *remote.ssh_options, remote.destination, script], env=kcauth.env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -246,14 +247,35 @@ def test_signed_out_on_the_laptop_mid_session_gives_exit_4_on_the_remote(kcauth,
             time.sleep(0.1)
         assert kcauth("logout").returncode == 0
         go.touch()
+        while "error=loginRequired" not in forward_log(kcauth):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        login(kcauth, provider, "--storage", "file")  # on the laptop, the connection still up
+        again.touch()
         out, err = proc.communicate(timeout=30)
     finally:
         go.unlink(missing_ok=True)
+        again.unlink(missing_ok=True)
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert "status=4" in out, (out, err)
+    assert "status=4" in out and "again=0" in out, (out, err)
     assert "on the laptop" in err and "sign in on the laptop" in err, err
+
+
+def test_the_remote_side_refuses_a_socket_in_a_directory_others_can_write(kcauth, tmp_path):
+    planted = f"/tmp/kcauth-planted-{os.getpid()}.sock"
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(planted)
+    s.listen(1)
+    try:
+        r = kcauth("token", env={"LC_KCAUTH_FORWARD": planted})
+        assert r.returncode != 0 and "can be written by others" in r.stderr, r
+        r = kcauth("token", env={"LC_KCAUTH_FORWARD": str(tmp_path / "none.sock")})
+        assert r.returncode != 0 and "does not exist" in r.stderr, r
+    finally:
+        s.close()
+        os.unlink(planted)
 
 
 def test_ssh_killed_ends_the_agent_and_removes_the_sockets(kcauth, provider, remote):
