@@ -12,6 +12,17 @@ enum ForwardedSession {
     /// shorter), so the answer gets this long.
     static let answerMilliseconds = 60_000
 
+    /// Commands that would sign in, end, refresh or pick a session of this host, or store one:
+    /// refused while a forward is announced, which has nothing here to act on and must store
+    /// nothing here. The session lives on the laptop.
+    static let refusedCommands: Set<String> = ["login", "logout", "refresh", "whoami", "use", "setup-client"]
+
+    static func check(_ command: String, _ services: Services) throws {
+        guard announced(services), refusedCommands.contains(command) else { return }
+        throw KCAuthError(.usage, "`kcauth \(command)` does not run in a session forwarded by `kcauth ssh`: the session is the laptop's",
+                          hint: "run it on the laptop, or unset \(ForwardRule.variable) to use this host's own sessions")
+    }
+
     static func announced(_ services: Services) -> Bool {
         ForwardRule.announced { services.environment[$0] }
     }

@@ -273,6 +273,10 @@ def test_the_remote_side_refuses_a_socket_in_a_directory_others_can_write(kcauth
         assert r.returncode != 0 and "can be written by others" in r.stderr, r
         r = kcauth("token", env={"LC_KCAUTH_FORWARD": str(tmp_path / "none.sock")})
         assert r.returncode != 0 and "does not exist" in r.stderr, r
+        # Nothing that would store a session runs in a forwarded one.
+        r = kcauth("login", "--issuer", "http://127.0.0.1:1/realms/x", "--client-id", "x", env={"LC_KCAUTH_FORWARD": planted})
+        assert r.returncode == 2 and "the session is the laptop's" in r.stderr, r
+        assert not kcauth.config_file.exists()
     finally:
         s.close()
         os.unlink(planted)
