@@ -354,3 +354,26 @@ KUBERNETES_EXEC_INFO='{{"apiVersion":"client.authentication.k8s.io/v1","kind":"E
     assert "refused=host-not-listed host=elsewhere.example.com" in log
     assert "answer=access_token,id_token" in log
     assert remote.contents_containing(git["password"]) == []
+
+
+def test_sigterm_to_kcauth_ssh_is_passed_on_and_everything_is_removed(kcauth, provider, remote):
+    login(kcauth, provider, "--storage", "file")
+    forwards_before, local_before = forward_directories(), local_forwards()
+    proc = subprocess.Popen([str(BINARY), "ssh", *remote.ssh_options, remote.destination, "sleep 60"], env=kcauth.env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(forward_directories()) == len(forwards_before):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        session = session_ssh(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 255 or proc.returncode == 128 + signal.SIGTERM, proc.returncode
+    assert session and not pid_alive(session)
+    assert forward_directories() == forwards_before
+    assert local_forwards() == local_before
