@@ -51,7 +51,8 @@ struct SSHSession {
             return setupStatus
         }
         defer { closeControl() }
-        let remoteDirectory = output.trimmingTrailingNewlines
+        // The last line: a shell start-up file may print before mktemp does.
+        let remoteDirectory = output.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).last.map(String.init) ?? ""
         guard Self.isSafeRemoteDirectory(remoteDirectory) else {
             console.err("kcauth ssh: the remote host gave no usable directory for the forward (does it have mktemp?)\n")
             return 255
@@ -134,13 +135,5 @@ struct SSHSession {
         var zero = timespec(tv_sec: 0, tv_nsec: 0)
         let taken = sigtimedwait(&set, nil, &zero)
         return taken == SIGTERM || taken == SIGHUP ? taken : nil
-    }
-}
-
-extension String {
-    var trimmingTrailingNewlines: String {
-        var s = Substring(self)
-        while s.last == "\n" || s.last == "\r" { s = s.dropLast() }
-        return String(s)
     }
 }
