@@ -53,7 +53,7 @@ _kcauth() {
         esac
         case $cur in
             -*) _kcauth_reply '-h --help --version --profile' ;;
-            *) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            *) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi
@@ -72,7 +72,8 @@ _kcauth() {
         passphrase) flags='--passphrase-file --new-passphrase-file -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
         profiles) flags='--profile --names -o --output -h --help' values='--profile -o --output' max=0 ;;
         use) flags='-h --help' values='' max=1 ;;
-        exec) flags='--profile --env --min-valid -h --help' values='--profile --env --min-valid' max=2 ;;
+        exec) flags='--profile --env --min-valid --keep-fresh --token-file -h --help' values='--profile --env --min-valid --token-file' max=2 ;;
+        ssh) flags='--profile --scope -h --help' values='--profile --scope' max=2 ;;
         kubeconfig) flags='--profile --cluster --api-version --access-token --merge -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
         git-credential) flags='--profile -h --help' values='--profile' max=1 ;;
         docker-credential) flags='--profile -h --help' values='--profile' max=1 ;;
@@ -114,6 +115,7 @@ _kcauth() {
             'profiles --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'profiles -o' | 'profiles --output') _kcauth_reply 'text json' ;;
             'exec --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'ssh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'kubeconfig --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'kubeconfig --api-version') _kcauth_reply 'v1 v1beta1' ;;
             'kubeconfig --merge') _kcauth_files ;;
@@ -139,7 +141,7 @@ _kcauth() {
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
-            help) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            help) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi

@@ -72,6 +72,7 @@ complete -c kcauth -n 'not __kcauth_command' -a passphrase -d 'Change the encryp
 complete -c kcauth -n 'not __kcauth_command' -a profiles -d 'List the profiles and their settings'
 complete -c kcauth -n 'not __kcauth_command' -a use -d 'Make a profile the default'
 complete -c kcauth -n 'not __kcauth_command' -a exec -d 'Run a command with a fresh token in its environment'
+complete -c kcauth -n 'not __kcauth_command' -a ssh -d 'Connect with ssh and lend the remote host this session\'s tokens'
 complete -c kcauth -n 'not __kcauth_command' -a kubeconfig -d 'Print or merge a kubeconfig user that gets tokens from kcauth'
 complete -c kcauth -n 'not __kcauth_command' -a git-credential -d 'Credential helper for git (git-credential-kcauth)'
 complete -c kcauth -n 'not __kcauth_command' -a docker-credential -d 'Credential helper for docker (docker-credential-kcauth)'
@@ -170,7 +171,13 @@ complete -c kcauth -n '__kcauth_wants_argument use 1' -a '(__kcauth_profiles)'
 complete -c kcauth -n '__kcauth_using exec' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using exec' -l env -x -d 'Variable for the access token (NAME=id: the ID token); repeatable'
 complete -c kcauth -n '__kcauth_using exec' -l min-valid -x -d 'Refresh if the token expires sooner than this'
+complete -c kcauth -n '__kcauth_using exec' -l keep-fresh -d 'Stay COMMAND\'s parent and keep the token fresh in a file ($KCAUTH_TOKEN_FILE)'
+complete -c kcauth -n '__kcauth_using exec' -l token-file -x -d 'The file --keep-fresh keeps the token in'
 complete -c kcauth -n '__kcauth_using exec' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using ssh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to lend the remote host; repeatable'
+complete -c kcauth -n '__kcauth_using ssh' -l scope -x -d 'Narrower scope for the tokens the remote host gets'
+complete -c kcauth -n '__kcauth_using ssh' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using kubeconfig' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using kubeconfig' -l cluster -x -d 'Also add a context pairing the user with this cluster'
@@ -200,4 +207,4 @@ complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
-complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status unlock lock passphrase profiles use exec kubeconfig git-credential docker-credential doctor setup-client completion help'
+complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh kubeconfig git-credential docker-credential doctor setup-client completion help'

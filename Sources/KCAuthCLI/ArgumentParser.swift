@@ -65,7 +65,7 @@ public enum ArgumentParser {
         }
         while i < args.count {
             let arg = args[i]
-            if onlyPositionals || arg == "-" || !arg.hasPrefix("-") {
+            if onlyPositionals || arg == "-" || !arg.hasPrefix("-") || (spec.shortOptionsStartCommandLine && !arg.hasPrefix("--")) {
                 // A command that runs another (`exec`): from its first word on, everything is its.
                 if spec.takesCommandLine { onlyPositionals = true }
                 guard spec.takesCommandLine || result.positionals.count < spec.positionals.count else {

@@ -15,6 +15,9 @@ public struct CommandSpec: Sendable, Equatable {
     /// only those values.
     public var arguments: CompletionValues
     public var examples: [String]
+    /// A single-dash word starts the command line (`kcauth ssh -p 2222 host`: ssh's options are
+    /// ssh's); the command's own options are long ones, given first.
+    public var shortOptionsStartCommandLine = false
 
     public init(_ name: String, summary: String, description: String, usage: String = "[flags]",
                 options: [OptionSpec], positionals: [String] = [], arguments: CompletionValues = .nothing,

@@ -23,6 +23,7 @@ public enum CommandTable {
         ProfilesCommand.self,
         UseCommand.self,
         ExecCommand.self,
+        SSHCommand.self,
         KubeconfigCommand.self,
         GitCredentialCommand.self,
         DockerCredentialCommand.self,

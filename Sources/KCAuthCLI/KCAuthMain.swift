@@ -29,6 +29,7 @@ public enum KCAuthMain {
                 guard let runner = CommandTable.runner(named: command.name) else {
                     throw KCAuthError(.internal, "no runner for `\(command.name)`")
                 }
+                try ForwardedSession.check(command.name, services)
                 try runner.run(command, services)
             }
             return ExitStatus.success.code

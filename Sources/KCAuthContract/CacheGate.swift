@@ -8,9 +8,11 @@ public enum CacheGate {
     /// Refused (hand off): a variable that changes which session the cache must match (issuer,
     /// client, store), the cache switch itself, a value the full program would refuse, both
     /// client credentials at once, a relative CA path (resolved against the working directory),
-    /// and any value the front does not read as plain printable ASCII.
+    /// and any value the front does not read as plain printable ASCII. A forwarded session
+    /// (``ForwardRule``) is always handed off: the token is the laptop's, never the cache's.
     public static func environmentAllows(_ value: (String) -> String?) -> Bool {
         func set(_ name: String) -> String? { value(name).flatMap { $0.isEmpty ? nil : $0 } }
+        if ForwardRule.announced(value) { return false }
         for row in SettingsCatalogue.profileRows {
             guard let name = row.environment, !SettingsCatalogue.credentialVariables.contains(name), let v = set(name) else { continue }
             guard !row.bindsCache, isPlain(v), row.check.accepts(v, at: .environment) else { return false }

@@ -46,6 +46,17 @@ enum ManPageText {
         Not read: set by `kcauth exec` in its COMMAND's environment, unless --env names other \
         variables; printed by `kcauth token -o env` as a shell assignment.
         """),
+        .item("`KCAUTH_TOKEN_FILE`", """
+        Not read: set by `kcauth exec --keep-fresh` in its COMMAND's environment to the file \
+        that holds the access token, rewritten before it expires and removed when COMMAND ends.
+        """),
+        .item("`LC_KCAUTH_FORWARD`", """
+        Set on the remote host by `kcauth ssh` (sent by ssh, accepted by a stock sshd's \
+        `AcceptEnv LANG LC_*`): the forwarded socket. While it is set, `token`, `exec`, the \
+        credential helpers and kubectl's exec plugin get tokens from the laptop over it and \
+        nothing is read from or stored on this host; a socket that is not yours, or in a \
+        directory others can write, is refused.
+        """),
         .item("`BROWSER`", """
         The commands that open the sign-in page: a colon-separated list, tried in order until \
         one starts. In a command, `%s` stands for the URL (`%%` for a percent sign); without it \
@@ -132,6 +143,10 @@ enum ManPageText {
         trusted only if it is yours with no access for group or others; login, refresh and \
         logout replace or remove it. There is none without `$XDG_RUNTIME_DIR` or with \
         `KCAUTH_TOKEN_CACHE=off`.
+        """),
+        .item("`$XDG_STATE_HOME/kcauth/forward.log`", """
+        One line per answer `kcauth ssh` gave the remote host: time, destination, profile, \
+        scope and what was handed out (or why not), never a token. File 0600.
         """),
         .item("`$XDG_RUNTIME_DIR/kcauth/PROFILE.lock`", """
         The lock (`flock`) that serialises the refreshes and logouts of a profile across \

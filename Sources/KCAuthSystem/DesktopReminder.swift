@@ -34,8 +34,8 @@ public struct DesktopReminder: SignInReminder {
                     "@as []", "@a{sv} {}", "int32 -1"]
         var childEnvironment = ["DBUS_SESSION_BUS_ADDRESS": bus, "PATH": environment["PATH"] ?? "/usr/bin:/bin"]
         for name in ["XDG_RUNTIME_DIR", "HOME"] { childEnvironment[name] = environment[name] }
-        guard let pid = try? ChildProcess.spawnQuiet(argv, environment: childEnvironment) else { return }
-        ChildProcess.reap(pid, within: 0.5)
+        guard let pid = try? QuietChild.spawnQuiet(argv, environment: childEnvironment) else { return }
+        QuietChild.reap(pid, within: 0.5)
     }
 
     func busAddress() -> String? {

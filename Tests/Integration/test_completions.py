@@ -70,7 +70,7 @@ def complete(request, tmp_path, env):
 def test_commands(complete, env):
     assert complete("kcauth ") == help_commands(env)
     assert complete("kcauth to") == ["token"]
-    assert complete("kcauth s") == ["setup-client", "status"]
+    assert complete("kcauth s") == ["setup-client", "ssh", "status"]
 
 
 def test_hidden_commands_are_not_offered(complete):
@@ -93,7 +93,7 @@ def test_a_global_profile_before_the_command(complete, env):
 
 
 @pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "profiles",
-                                     "use", "exec", "kubeconfig", "git-credential", "docker-credential",
+                                     "use", "exec", "ssh", "kubeconfig", "git-credential", "docker-credential",
                                      "doctor", "setup-client", "completion", "help", "unlock", "lock", "passphrase"])
 def test_every_flag_of_each_command_and_nothing_else(complete, env, command):
     long, _ = help_flags(command, env)

@@ -54,6 +54,8 @@ ENVIRONMENT = {
     "KCAUTH_PASSPHRASE_FILE": ["/nonexistent", "relative"],
     "KCAUTH_CLIENT_SECRET": ["s"],
     "KCAUTH_CLIENT_ASSERTION": ["a"],
+    # A forwarded session (kcauth ssh): the front always hands off, the full program asks the socket.
+    "LC_KCAUTH_FORWARD": ["/nonexistent/kcauth-forward/agent.sock", "relative.sock", ""],
 }
 ARGUMENTS = [
     ["token"], ["token", "-o", "header"], ["token", "-o", "json"], ["token", "-o", "env"], ["token", "-o", "curl"],

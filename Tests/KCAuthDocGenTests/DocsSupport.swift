@@ -67,7 +67,10 @@ enum Docs {
 
     /// Whether `kcauth NAME` accepts a flag spelled like this.
     static func accepts(_ command: String?, _ flag: String) -> Bool {
-        let options = command.flatMap(CommandTable.command(named:))?.options ?? CommandTable.topLevelOptions
+        let spec = command.flatMap(CommandTable.command(named:))
+        // `kcauth ssh -p 2222 host`: a single-dash word is ssh's, passed on (or refused by name).
+        if spec?.shortOptionsStartCommandLine == true, flag.hasPrefix("-"), !flag.hasPrefix("--") { return true }
+        let options = spec?.options ?? CommandTable.topLevelOptions
         return options.contains { Completions.spellings($0).contains(flag) }
     }
 

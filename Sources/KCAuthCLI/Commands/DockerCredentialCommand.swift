@@ -33,6 +33,9 @@ enum DockerCredentialCommand: Command {
         guard let action = command.positionals.first else {
             throw KCAuthError(.usage, "docker-credential needs an action: get, list, store or erase")
         }
+        if ForwardedSession.announced(services), action == "get" || action == "list" || action == "erase" {
+            return try forwarded(action, command, services)
+        }
         let profiles = try HelperProfiles.load(services)
         switch action {
         case "list":
@@ -80,6 +83,29 @@ enum DockerCredentialCommand: Command {
         guard action == "get" else { return }
         services.console.out(DockerCredential.notFound + "\n")
         throw KCAuthError(.configuration, reason)
+    }
+
+    /// Over `kcauth ssh`: `get` asks the laptop (which picks the profile by its `hosts`), `list`
+    /// knows no registries here (the laptop's configuration stays there), `erase` has nothing to
+    /// forget.
+    private static func forwarded(_ action: String, _ command: ParsedCommand, _ services: Services) throws {
+        switch action {
+        case "list":
+            services.console.out(DockerCredential.listAnswer([]))
+        case "get":
+            let serverURL = DockerCredential.serverURL(fromInput: try StandardInput.read(limit: maxInput))
+            guard let host = DockerCredential.host(ofServerURL: serverURL),
+                  CredentialTransport.allowsToken(scheme: DockerCredential.scheme(ofServerURL: serverURL), host: host.host) else {
+                return try notFound(action, services, "'\(Sanitize.oneLine(serverURL, limit: 200))' gets no token")
+            }
+            guard let answer = try ForwardedSession.helperToken(services, picked: HelperProfiles.picked(command, services), host: host) else {
+                return try notFound(action, services, "no profile forwarded to this host lists '\(host)' in its hosts setting")
+            }
+            services.console.out(DockerCredential.getAnswer(serverURL: serverURL, username: answer.username ?? IntegrationSettings.defaultUsername,
+                                                            secret: answer.token.accessToken))
+        default:
+            _ = try StandardInput.read(limit: maxInput)
+        }
     }
 
     private static func freshToken(profile: ResolvedProfile, services: Services) throws -> IssuedToken {

@@ -41,6 +41,7 @@ enum GitCredentialCommand: Command {
         }
         let request = try GitCredentialRequest(parsing: StandardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true))
         guard request.isSafeTransport, let host = request.host else { return }
+        if ForwardedSession.announced(services) { return try forwarded(action, request, host, command, services) }
         let profiles = try HelperProfiles.load(services)
         guard let profile = try profiles.profile(for: host, command, services) else { return }
 
@@ -67,6 +68,21 @@ enum GitCredentialCommand: Command {
             throw KCAuthError(.invalidResponse, "the provider's access token cannot go into git's credential protocol")
         }
         services.console.out(GitCredentialAnswer(username: username, token: token.accessToken, expiresAt: token.expiresAt,
+                                                 bearer: request.acceptsAuthType).text)
+    }
+
+    /// Over `kcauth ssh`: the laptop picks the profile and gives the token; `erase` has nothing
+    /// to forget here (nothing is stored on this host).
+    private static func forwarded(_ action: String, _ request: GitCredentialRequest, _ host: CredentialHost, _ command: ParsedCommand,
+                                  _ services: Services) throws {
+        guard action == "get",
+              let answer = try ForwardedSession.helperToken(services, picked: HelperProfiles.picked(command, services), host: host) else { return }
+        let sent = request.username.flatMap { $0.isEmpty ? nil : $0 }
+        let username = sent ?? answer.username ?? IntegrationSettings.defaultUsername
+        guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken) else {
+            throw KCAuthError(.invalidResponse, "the forwarded answer cannot go into git's credential protocol")
+        }
+        services.console.out(GitCredentialAnswer(username: username, token: answer.token.accessToken, expiresAt: answer.token.expiresAt,
                                                  bearer: request.acceptsAuthType).text)
     }
 

@@ -10,7 +10,8 @@ enum StatusCommand: Command {
         access token expired but refreshable; login required), storage, and the command that \
         fixes a broken one. Reads the stored sessions only: no network. Exits with status 0 \
         when the selected profile (--profile, KCAUTH_PROFILE, else the default) is usable, \
-        whatever the others' state; 4 when it needs a login; 5 when its storage cannot be read.
+        whatever the others' state; 4 when it needs a login; 5 when its storage cannot be read. \
+        The text report also lists the live forwards of `kcauth ssh` (destination, profiles, scope).
         """,
         options: [CommandTable.profile, SessionOutput.option],
         examples: ["kcauth status", "kcauth status -o json | jq '.profiles[] | {profile, state}'"])
@@ -20,7 +21,8 @@ enum StatusCommand: Command {
         let report = try services.context.status(selected: selected)
         let now = services.context.clock.instant
         switch SessionOutput(command) {
-        case .text: services.console.out(StatusOutput.text(report, now: now, selectedBy: ProfileOrigin.words(selected.profile)))
+        case .text: services.console.out(StatusOutput.text(report, now: now, selectedBy: ProfileOrigin.words(selected.profile))
+                                         + forwards(ForwardRecord.live()))
         case .json: services.console.out(StatusOutput.json(report, now: now))
         }
         // The report says what is wrong and how to fix it; the exit status says whether the
@@ -33,5 +35,14 @@ enum StatusCommand: Command {
         case .storageUnavailable(let error):
             throw ReportedFailure(status: ExitStatus.of(error.code))
         }
+    }
+
+    /// The live forwards, for the text report (none: nothing is added).
+    static func forwards(_ records: [ForwardRecord]) -> String {
+        guard !records.isEmpty else { return "" }
+        return "\nForwarded over ssh (kcauth ssh):\n" + records.map { record in
+            "  \(ForwardLog.field(record.destination)): \(record.profiles.joined(separator: ", "))"
+                + (record.scope.map { " (scope \(ForwardLog.field($0)))" } ?? "") + ", since \(record.started), pid \(record.pid)\n"
+        }.joined()
     }
 }

@@ -28,6 +28,10 @@ enum TokenCommand: Command {
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
+        if let forwarded = try ForwardedSession.token(command, services, minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
+                                                      idToken: command.flag(TokenOutput.idToken)) {
+            return try print(forwarded.token, command, services, profile: forwarded.profile)
+        }
         let profile = try services.resolve(command)
         let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
                                        idToken: command.flag(TokenOutput.idToken))

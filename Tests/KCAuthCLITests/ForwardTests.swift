@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import Testing
+@testable import KCAuthCLI
+import KCAuthContract
+import KCAuthCore
+import KCAuthSystem
+import KCAuthTestSupport
+
+/// `kcauth ssh`'s pieces that need no sshd: the split of ssh's command line, the line that
+/// crosses (never a refresh token), the agent's refusals, and the remote side's socket checks.
+@Suite struct ForwardTests {
+    @Test func sshArgumentsAreSplitAsSshReadsThem() throws {
+        let a = try SSHArguments(["-p", "2222", "-tL", "8080:localhost:80", "-oLogLevel=ERROR", "-i", "key", "user@host", "ls", "-l"])
+        #expect(a.destination == "user@host")
+        #expect(a.command == ["ls", "-l"])
+        #expect(a.options == [["-p", "2222"], ["-tL", "8080:localhost:80"], ["-oLogLevel=ERROR"], ["-i", "key"]])
+        // The control connection gets no forwardings (the session's ssh sets them up once);
+        // -oLogLevel is -o with a value, not -L.
+        #expect(a.connectionOptions == ["-p", "2222", "-oLogLevel=ERROR", "-i", "key"])
+        #expect(try SSHArguments(["host"]).command.isEmpty)
+        #expect(try SSHArguments(["--", "host", "-v"]).command == ["-v"])
+    }
+
+    @Test func sshOptionsThatTakeOverTheConnectionAreRefused() {
+        for refused in [["-M", "h"], ["-S", "/x", "h"], ["-O", "exit", "h"], ["-f", "h"], ["-N", "h"], ["-W", "a:1", "h"], ["-vf", "h"]] {
+            #expect(throws: KCAuthError.self) { try SSHArguments(refused) }
+        }
+        #expect(throws: KCAuthError.self) { try SSHArguments(["-p"]) }
+        #expect(throws: KCAuthError.self) { try SSHArguments(["-v"]) }
+    }
+
+    @Test func theParserHandsSingleDashWordsToSsh() throws {
+        guard case .run(let c) = try ArgumentParser.parse(["ssh", "--profile", "a", "--profile", "b", "--scope", "openid", "-p", "22", "h", "kcauth", "token", "--profile", "b"]) else {
+            Issue.record("not a command")
+            return
+        }
+        #expect(c.allValues(SSHCommand.forwardProfile) == ["a", "b"])
+        #expect(c.value(SSHCommand.scope) == "openid")
+        #expect(c.positionals == ["-p", "22", "h", "kcauth", "token", "--profile", "b"])
+    }
+
+    @Test func theAnswerCarriesNoRefreshTokenAndReadsBack() throws {
+        let token = IssuedToken(SessionFixtures.state(refreshToken: "REFRESH-SECRET"))
+        let line = ForwardMessage.answer(token, profile: "work", idToken: true, username: "oauth2")
+        #expect(!line.contains("REFRESH-SECRET") && !line.contains("refresh"))
+        let back = try #require(try ForwardMessage.parseHelperAnswer(Array(line.utf8)))
+        #expect(back.profile == "work" && back.username == "oauth2")
+        #expect(back.token.accessToken == token.accessToken && back.token.idToken == token.idToken && back.token.expiresAt == token.expiresAt)
+        #expect(try ForwardMessage.parseHelperAnswer(Array(ForwardMessage.notServed.utf8)) == nil)
+    }
+
+    @Test func aSignInNeededOnTheLaptopIsExit4WithTheLaptopsHint() {
+        let line = ForwardMessage.failure(KCAuthError(.loginRequired, "not logged in"), profile: "work")
+        do {
+            _ = try ForwardMessage.parseAnswer(Array(line.utf8))
+            Issue.record("no error")
+        } catch let error as KCAuthError {
+            #expect(error.code == .loginRequired)
+            #expect(ExitStatus.of(error.code).code == 4)
+            #expect(error.message.contains("on the laptop") && error.hint?.contains("sign in on the laptop") == true)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    @Test func requestsReadBackAndNonsenseIsRejected() throws {
+        let r = ForwardMessage.Request(profile: nil, minValid: 30, idToken: true, host: "git.example.com")
+        #expect(ForwardMessage.Request(line: Array(r.line.utf8)) == r)
+        #expect(ForwardMessage.Request(line: Array("{\"min_valid\":-1}".utf8)) == nil)
+        #expect(ForwardMessage.Request(line: Array("[]".utf8)) == nil)
+    }
+
+    @Test func theFrontHandsOffWheneverAForwardIsAnnounced() {
+        #expect(CacheGate.environmentAllows { _ in nil })
+        #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "/tmp/x/agent.sock" : nil })
+        #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "relative" : nil })
+    }
+
+    @Test func theAgentAnswersOnlyForwardedProfiles() {
+        let services = Services(environment: ["HOME": "/nonexistent", "KCAUTH_STORAGE": "memory"], console: RecordingConsole())
+        let log = ForwardLog(environment: ["XDG_STATE_HOME": FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"])
+        let agent = ForwardAgent(listener: -1, profiles: ["work"], scope: nil, destination: "h", services: services, log: log)
+        let refused = agent.answer(ForwardMessage.Request(profile: "other", minValid: 30, idToken: false))
+        #expect(refused.contains("is not forwarded") && !refused.contains("access_token"))
+        #expect((try? String(contentsOfFile: log.path, encoding: .utf8))?.contains("profile=other scope=- refused=not-forwarded") == true)
+        try? FileManager.default.removeItem(atPath: String(log.path.dropLast("/kcauth/forward.log".count)))
+    }
+
+    @Test func theRemoteSideRefusesASocketOthersCouldHavePlaced() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let path = base + "/agent.sock"
+        let fd = try ForwardSocket.listen(path: path)
+        defer { close(fd) }
+        #expect(ForwardSocket.refusal(path: path) == nil)
+        chmod(base, 0o777)
+        #expect(ForwardSocket.refusal(path: path)?.contains("can be written by others") == true)
+        chmod(base, 0o700)
+        #expect(ForwardSocket.refusal(path: path, uid: geteuid() + 1)?.contains("not to you") == true)
+        #expect(ForwardSocket.refusal(path: base + "/missing") != nil)
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+    }
+}
