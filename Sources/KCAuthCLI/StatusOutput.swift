@@ -32,6 +32,7 @@ enum StatusOutput {
         case .loginRequired, .storageUnavailable:
             break
         }
+        if let dpop = e.dpop { facts.append("DPoP: \(dpop.summary)") }
         if let storage = e.storage { facts.append("Storage: \(storage)") }
         if let fix = fix(e) { facts.append("To fix: \(fix)") }
         return out + facts.map { "  - \($0)\n" }.joined()
@@ -78,7 +79,7 @@ enum StatusOutput {
         ]
         fields += SessionOutput.times("access_token", e.accessTokenExpiresAt, now: now)
         fields += SessionOutput.times("refresh_token", e.refreshTokenExpiresAt, now: now)
-        fields += [("storage", .string(e.storage)), ("fix", .string(fix(e)))]
+        fields += [("storage", .string(e.storage)), ("dpop", e.dpop?.json ?? .null), ("fix", .string(fix(e)))]
         return .fields(fields)
     }
 }

@@ -12,7 +12,7 @@ from keyring import KeyringSession, WedgedBus, build_keyring_fixture, no_bus_env
 from provider import SCRIPTED_BROWSER
 
 ORDER = ["session-bus", "secret-service", "default-collection", "config", "settings", "runtime-dir", "browser",
-         "issuer", "discovery", "clock"]
+         "issuer", "discovery", "clock", "dpop-par"]
 
 
 def doctor(kc, *args, env=None):
@@ -135,11 +135,11 @@ def test_no_issuer_skips_the_provider_checks(kc):
     write_config(kc, "[default]\nclient_id = kcauth\n")
     r, checks = doctor(kc)
     assert r.returncode == 0, r
-    for name in ("issuer", "discovery", "clock"):
+    for name in ("issuer", "discovery", "clock", "dpop-par"):
         assert checks[name] == {"id": name, "title": checks[name]["title"], "status": "skip",
                                 "detail": "no issuer configured for profile 'default'", "fix": None}
     text = kc("doctor")
-    assert text.returncode == 0 and text.stdout.endswith("All checks passed (3 skipped).\n")
+    assert text.returncode == 0 and text.stdout.endswith("All checks passed (4 skipped).\n")
 
 
 def test_an_unreachable_issuer(kc):

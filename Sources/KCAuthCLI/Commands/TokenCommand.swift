@@ -14,8 +14,8 @@ enum TokenCommand: Command {
         --min-valid seconds, kcauth first refreshes it with the stored refresh token (one refresh \
         at a time across processes). A valid token needs no network, and usually not even the \
         keyring. If the session has ended at the provider, kcauth removes the stored tokens, \
-        keeps the profile's settings, and exits with status 4. A DPoP-bound access token (login \
-        --dpop) is printed by -o header and -o curl with a proof for one request: --dpop-url URL \
+        keeps the profile's settings, and exits with status 4. A DPoP-bound access token (a \
+        session signed in with DPoP) is printed by -o header and -o curl with a proof for one request: --dpop-url URL \
         and --dpop-method METHOD say which.
         """,
         options: [CommandTable.profile, minValid, TokenOutput.option, TokenOutput.idToken, DPoPTokenOutput.url, DPoPTokenOutput.method],
@@ -24,7 +24,7 @@ enum TokenCommand: Command {
             "eval \"$(kcauth token -o env)\"",
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
             "kcauth token -o curl | curl -K - https://api.example.com/",
-            "curl -H \"$(kcauth token -o header --dpop-url https://api.example.com/x)\" https://api.example.com/x   # DPoP",
+            "curl -H \"$(kcauth token -o header --dpop-url \"$URL\")\" \"$URL\"   # DPoP",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
