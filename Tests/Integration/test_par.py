@@ -125,3 +125,47 @@ def test_the_providers_request_uri_is_bound_to_the_client_single_use_and_short_l
     # A push must not carry a request_uri, and needs the PKCE challenge.
     assert push_by_hand(provider, request_uri=uri).status_code == 400
     assert push_by_hand(provider, code_challenge="").status_code == 400
+
+
+def test_whoami_status_and_doctor_show_the_key_the_binding_and_what_the_provider_offers(start_provider, keyring, kcauth):
+    import json
+
+    from test_dpop import claims_of
+    from test_token import stored_state
+
+    provider = start_provider(par="on", dpop="on")
+    r = kcauth("doctor", "-o", "json", "--issuer", provider.issuer, timeout=60)
+    [check] = [c for c in json.loads(r.stdout)["checks"] if c["id"] == "dpop-par"]
+    assert check["status"] == "pass", check
+    assert "advertises DPoP (ES256" in check["detail"] and "a PAR endpoint" in check["detail"]
+    assert "dpop = no, par = auto (the browser flow pushes)" in check["detail"]
+
+    r = login(kcauth, provider, "--dpop")
+    assert r.returncode == 0, r
+    assert len(pushes(provider)) == 1
+    state = json.loads(stored_state(keyring))
+    jkt = claims_of(state["access_token"])["cnf"]["jkt"]
+    # §10: the pushed request named the key.
+    assert pushes(provider)[0]["par_params"]["dpop_jkt"] == jkt
+
+    who = json.loads(kcauth("whoami", "-o", "json").stdout)
+    assert who["dpop"] == {"alg": "ES256", "thumbprint": jkt, "bound": True, "bound_by": "cnf.jkt"}
+    text = kcauth("whoami").stdout
+    assert f"ES256 key {jkt}; bound by the provider (cnf.jkt)" in text
+    assert state["dpop"]["private_key"].splitlines()[1] not in text, "never the key"
+    status = json.loads(kcauth("status", "-o", "json").stdout)
+    assert status["profiles"][0]["dpop"]["thumbprint"] == jkt
+    assert f"DPoP: ES256 key {jkt}; bound by the provider" in kcauth("status").stdout
+    r = kcauth("doctor", "-o", "json", timeout=60)
+    [check] = [c for c in json.loads(r.stdout)["checks"] if c["id"] == "dpop-par"]
+    assert "the profile uses dpop = yes" in check["detail"]
+
+
+def test_whoami_says_when_the_provider_did_not_bind_a_dpop_session(start_provider, kcauth):
+    import json
+
+    provider = start_provider(dpop="bearer")
+    assert login(kcauth, provider, "--dpop").returncode == 0
+    who = json.loads(kcauth("whoami", "-o", "json").stdout)
+    assert who["dpop"]["bound"] is False and who["dpop"]["bound_by"] == "token_type"
+    assert "not bound by the provider (Bearer tokens)" in kcauth("whoami").stdout
