@@ -169,3 +169,20 @@ def test_whoami_says_when_the_provider_did_not_bind_a_dpop_session(start_provide
     who = json.loads(kcauth("whoami", "-o", "json").stdout)
     assert who["dpop"]["bound"] is False and who["dpop"]["bound_by"] == "token_type"
     assert "not bound by the provider (Bearer tokens)" in kcauth("whoami").stdout
+
+
+def test_a_confidential_client_authenticates_its_push(start_provider, kcauth):
+    from test_client_authentication import KEYS, SECRET
+
+    provider = start_provider(par="on")
+    key = str(KEYS / "kcauth-jwt-ec.pem")
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth-jwt", "--client-key", key,
+               "--client-key-id", "kcauth-jwt-ec", "--timeout", "30")
+    assert r.returncode == 0, r
+    [push] = pushes(provider)
+    assert push["status"] == 201 and push["par_params"]["client_assertion_type"].endswith(":jwt-bearer")
+    assert "client_assertion" not in push["par_params"], "the log keeps no credential"
+    # Without its authentication the provider refuses the same push.
+    refused = push_by_hand(provider, client_id="kcauth-jwt")
+    assert refused.status_code == 401 and refused.json()["error"] == "invalid_client"
+    assert SECRET not in r.stderr
