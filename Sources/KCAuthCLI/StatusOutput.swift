@@ -33,6 +33,7 @@ enum StatusOutput {
         case .loginRequired, .storageUnavailable:
             break
         }
+        if let dpop = e.dpop { facts.append("DPoP: \(dpop.summary)") }
         if let storage = e.storage { facts.append("Storage: \(storage)" + (e.storageState.map { " (\($0))" } ?? "")) }
         if let fix = fix(e) { facts.append("To fix: \(fix)") }
         return out + facts.map { "  - \($0)\n" }.joined()
@@ -79,7 +80,7 @@ enum StatusOutput {
         ]
         fields += SessionOutput.times("access_token", e.accessTokenExpiresAt, now: now)
         fields += SessionOutput.times("refresh_token", e.refreshTokenExpiresAt, now: now)
-        fields += [("storage", .string(e.storage)), ("fix", .string(fix(e)))]
+        fields += [("storage", .string(e.storage)), ("dpop", e.dpop?.json ?? .null), ("fix", .string(fix(e)))]
         return .fields(fields)
     }
 }

@@ -31,6 +31,7 @@ enum WhoAmIOutput {
             ("State", stateText(i.health)),
             ("Storage", i.storage),
         ]
+        if let dpop = i.dpop { rows.append(("DPoP", dpop.summary)) }
         if let userinfo = i.userinfo {
             rows.append(("Userinfo", "the provider confirms the session"))
             for member in userinfo.members ?? [] {
@@ -62,7 +63,7 @@ enum WhoAmIOutput {
         fields += SessionOutput.times("access_token", i.accessTokenExpiresAt, now: now)
         fields.append(("has_refresh_token", .bool(i.hasRefreshToken)))
         fields += SessionOutput.times("refresh_token", i.refreshTokenExpiresAt, now: now)
-        fields += [("storage", .string(i.storage)), ("userinfo", i.userinfo ?? .null)]
+        fields += [("storage", .string(i.storage)), ("dpop", i.dpop?.json ?? .null), ("userinfo", i.userinfo ?? .null)]
         return JSONValue.fields(fields).rendered()
     }
 

@@ -26,8 +26,16 @@ extension LoopbackListener {
         defer { self.start = start }
         if !start.used {
             start.use()
+            let location: String
+            do { location = try start.locate() } catch {
+                // The push (or whatever made the location) failed: the browser is told, and the
+                // login ends with that error.
+                let failure = KCAuthError.wrapping(error)
+                let page = LandingPages.failure(failure)
+                return LoopbackAnswer(status: page.status, html: page.html, after: .abort(failure))
+            }
             // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
-            var headers = ["Location: \(start.location)"]
+            var headers = ["Location: \(location)"]
             if let cookie = start.setCookieHeader(callbackPath: path) { headers.append(cookie) }
             return .small(302, "Continue at the provider", headers: headers)
         }

@@ -37,6 +37,11 @@ final class LoopbackListener: BoundRedirectListener {
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
+    func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String {
+        start = LoopbackStart(path: "/" + secretPath, binding: binding, locating: location)
+        return "http://127.0.0.1:\(port)/\(secretPath)"
+    }
+
     init(port requested: UInt16, path: String = callbackPath, limits: LoopbackLimits = .standard) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
         self.path = path

@@ -3,14 +3,20 @@ import KCAuthCore
 /// The listener's one-shot start redirect (`BoundRedirectListener.startURL`).
 struct LoopbackStart {
     let path: String
-    let location: String
+    /// Where the first request is redirected; computed then (a pushed authorization request's
+    /// `request_uri` is short-lived, so it is pushed when the browser is there).
+    let locate: () throws -> String
     /// Set for a login: the first answer binds the browser to it (`BrowserBinding`).
     let binding: BrowserBinding?
     private(set) var used = false
 
     init(path: String, location: String, binding: BrowserBinding?) {
+        self.init(path: path, binding: binding, locating: { location })
+    }
+
+    init(path: String, binding: BrowserBinding?, locating: @escaping () throws -> String) {
         self.path = path
-        self.location = location
+        self.locate = locating
         self.binding = binding
     }
 

@@ -42,6 +42,8 @@ public final class FakeAdapters: @unchecked Sendable {
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
         for response in tokenResponses { transport.on(.post, Fixtures.tokenEndpoint, json: response) }
+        // Keycloak's discovery lists its PAR endpoint, so a browser login pushes (RFC 9126).
+        transport.on(.post, Fixtures.parEndpoint, status: 201, json: #"{"request_uri":"\#(Fixtures.requestURI)","expires_in":60}"#)
     }
 }
 
@@ -49,7 +51,12 @@ extension FakeAdapters {
     /// The scripted browser signs in: the provider redirects back with `code`, echoing the
     /// authorization request's `state` and naming its issuer (RFC 9207).
     public func browserSignsIn(code: String = "c-1") {
-        receiver.script = [{ url in ["code": code, "state": queryParameters(of: url)["state"] ?? "", "iss": Fixtures.issuer] }]
+        // After a push the URL has only client_id and request_uri: the provider knows the state.
+        receiver.script = [{ [transport] url in
+            let state = queryParameters(of: url)["state"]
+                ?? transport.requests(to: Fixtures.parEndpoint).last.map(formFields(of:))?["state"] ?? ""
+            return ["code": code, "state": state, "iss": Fixtures.issuer]
+        }]
     }
 
     /// The configuration of a signed-in profile of the `Fixtures` provider.

@@ -40,6 +40,8 @@ public enum Fixtures {
     public static let tokenEndpoint = issuer + "/protocol/openid-connect/token"
     public static let jwksURI = issuer + "/protocol/openid-connect/certs"
     public static let authorizationEndpoint = issuer + "/protocol/openid-connect/auth"
+    public static let parEndpoint = issuer + "/protocol/openid-connect/ext/par/request"
+    public static let requestURI = "urn:ietf:params:oauth:request_uri:fixture"
 
     public static let modulus = "15cFT__jwQAXOyg63FU7BIIMmqj5t7xQXwgd_gYkvWicEXX18qu2iqA9JdOdPH0emVRl86AivklZpYVgB_pqOBNiGCqhr7ow0Qrnjgp-HxpFCaYnigf65Na1ABVvir7qucl3ekoM3Vu8Pzis2Jf_Mt3v3s5uazAdIGmhJdHuL6AtLj48IzNvsaJS0_hlDdUXC3-3obqrfkYQWb2ox75YWWo_ykZxC-KH1dMk-jn4iWuTRZBLRNcTSCLnHmbFKCV6ox1eJaNOXm-Vf00ZPGI4fVSJN_y1oM0TMeaTluJmKAU4L5d43y_UKgEwgtOgVqIvFi0GMvBMy3FAxVebNV08tQ"
 

@@ -16,7 +16,9 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
 
     public func receive(timeout: Double, judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest {
         for step in script {
-            let request = CallbackRequest(parameters: step(openedURL()))
+            let parameters = step(openedURL())
+            if let startError { throw startError }
+            let request = CallbackRequest(parameters: parameters)
             let verdict = judge(request)
             pages.append(verdict)
             if case .finish = verdict { return request }
@@ -32,8 +34,26 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
         return startedAt!
     }
 
-    /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's.
-    public func follow(_ url: String) -> String { url == startedAt ? startLocation ?? "" : url }
+    /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's
+    /// (a lazy location is computed on the first follow; its error is kept in `startError`).
+    public func follow(_ url: String) -> String {
+        guard url == startedAt else { return url }
+        if let locator = startLocator {
+            startLocator = nil
+            do { startLocation = try locator() } catch { startError = error }
+        }
+        return startLocation ?? ""
+    }
+
+    public private(set) var startLocator: (() throws -> String)?
+    public private(set) var startError: (any Error)?
+    public func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String {
+        self.binding = binding
+        startLocation = nil
+        startLocator = location
+        startedAt = "http://127.0.0.1:50000/" + secretPath
+        return startedAt!
+    }
 
     public private(set) var binding: BrowserBinding?
     public func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {

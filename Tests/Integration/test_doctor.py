@@ -12,7 +12,7 @@ from keyring import KeyringSession, WedgedBus, build_keyring_fixture, no_bus_env
 from provider import SCRIPTED_BROWSER
 
 ORDER = ["session-bus", "secret-service", "default-collection", "config", "settings", "runtime-dir", "browser",
-         "issuer", "discovery", "clock"]
+         "issuer", "discovery", "clock", "dpop-par"]
 
 
 def doctor(kc, *args, env=None):
@@ -49,7 +49,7 @@ def test_all_checks_pass_with_an_unlocked_keyring_and_the_provider(kc, provider)
     r = kc("doctor")
     assert r.returncode == 0, r
     lines = r.stdout.splitlines()
-    assert len(lines) == 11 and all(line.startswith("ok    ") for line in lines[:10]), r.stdout
+    assert len(lines) == 12 and all(line.startswith("ok    ") for line in lines[:11]), r.stdout
     assert lines[-1] == "All checks passed."
     assert r.stderr == ""
 
@@ -59,6 +59,8 @@ def test_all_checks_pass_with_an_unlocked_keyring_and_the_provider(kc, provider)
     assert checks["default-collection"]["detail"] == "present and unlocked"
     assert provider.issuer in checks["issuer"]["detail"] and "HTTP 200" in checks["issuer"]["detail"]
     assert checks["clock"]["detail"] == "within 1 s of the provider's clock"
+    assert checks["dpop-par"]["detail"] == ("the provider does not advertise DPoP and no PAR endpoint; "
+                                            "the profile uses dpop = no, par = auto (ordinary requests)")
 
 
 def test_no_session_bus(kc, tmp_path):
@@ -135,11 +137,11 @@ def test_no_issuer_skips_the_provider_checks(kc):
     write_config(kc, "[default]\nclient_id = kcauth\n")
     r, checks = doctor(kc)
     assert r.returncode == 0, r
-    for name in ("issuer", "discovery", "clock"):
+    for name in ("issuer", "discovery", "clock", "dpop-par"):
         assert checks[name] == {"id": name, "title": checks[name]["title"], "status": "skip",
                                 "detail": "no issuer configured for profile 'default'", "fix": None}
     text = kc("doctor")
-    assert text.returncode == 0 and text.stdout.endswith("All checks passed (3 skipped).\n")
+    assert text.returncode == 0 and text.stdout.endswith("All checks passed (4 skipped).\n")
 
 
 def test_an_unreachable_issuer(kc):
@@ -175,7 +177,7 @@ def test_no_runtime_dir_and_no_browser(kc, tmp_path):
     lines = {line.split(":")[0]: line for line in r.stdout.splitlines()}
     assert lines["FAIL  runtime directory"].startswith("FAIL  runtime directory: $XDG_RUNTIME_DIR is not set; fix: ")
     assert lines["FAIL  browser launcher"].startswith(f"FAIL  browser launcher: no browser launcher found (tried: {tmp_path}/no-such-browser)")
-    assert r.stdout.endswith("\n2 of 10 checks failed; fix them in the order shown.\n") and r.stderr == "", r
+    assert r.stdout.endswith("\n2 of 11 checks failed; fix them in the order shown.\n") and r.stderr == "", r
 
 
 def test_doctor_says_where_each_setting_came_from(kc, provider):

@@ -86,7 +86,7 @@ import KCAuthTestSupport
         #expect(profiles[1]["state"] as? String == "login_required" && profiles[1]["fix"] as? String == "kcauth login --profile work")
         #expect(Set(profiles[0].keys) == ["profile", "selected", "issuer", "client_id", "client_auth", "client_auth_source", "user", "state", "usable", "reason",
                                           "access_token_expires_at", "access_token_expires_in", "refresh_token_expires_at",
-                                          "refresh_token_expires_in", "storage", "fix"])
+                                          "refresh_token_expires_in", "storage", "dpop", "fix"])
         #expect(run(["status", "-o", "yaml"]).code == 2)
     }
 
@@ -138,7 +138,7 @@ import KCAuthTestSupport
         #expect(keys == ["version", "profile", "issuer", "client_id", "client_auth", "client_auth_source", "subject", "preferred_username", "name", "email",
                          "realm_roles", "client_roles", "roles_source", "scopes", "state", "access_token_expires_at",
                          "access_token_expires_in", "has_refresh_token", "refresh_token_expires_at", "refresh_token_expires_in",
-                         "storage", "userinfo"])
+                         "storage", "dpop", "userinfo"])
         let doc = try json(text)
         #expect(doc["access_token_expires_in"] as? Int == 300 && doc["name"] is NSNull)
         #expect((doc["client_roles"] as? [String: [String]]) == ["account": ["view"]])

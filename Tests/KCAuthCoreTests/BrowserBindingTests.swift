@@ -24,8 +24,9 @@ import KCAuthTestSupport
     func login(openBrowser: Bool, events: inout [Login.Event]) throws -> Login.Output {
         let login = Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
                           store: InMemorySecretStore(), opener: opener, receiver: receiver, sleeper: FakeSleeper())
-        let input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
+        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
                                 scope: "openid profile email", port: 0, timeout: 120, openBrowser: openBrowser)
+        input.par = .never
         var seen: [Login.Event] = []
         defer { events = seen }
         return try login.run(input) { [printed] event in

@@ -22,8 +22,10 @@ import KCAuthTestSupport
     }
 
     func input(_ flow: LoginFlow, fallBack: Bool = false) -> Login.Input {
-        Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth", scope: "openid profile email",
-                    port: 0, timeout: 300, openBrowser: true, flow: flow, fallBackToDevice: fallBack)
+        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth", scope: "openid profile email",
+                                port: 0, timeout: 300, openBrowser: true, flow: flow, fallBackToDevice: fallBack)
+        input.par = .never
+        return input
     }
 
     func provider(discovery: String = Fixtures.discovery, device: String = DeviceFixtures.authorization(), deviceStatus: Int = 200) {

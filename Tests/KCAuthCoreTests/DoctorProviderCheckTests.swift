@@ -27,10 +27,29 @@ import KCAuthTestSupport
 
     @Test func allPassWithAValidDocumentAndASyncedClock() {
         let checks = run(date: HTTPDateTests.format(Self.now))
-        #expect(checks.map(\.id) == ["issuer", "discovery", "clock"])
-        #expect(checks.map(\.status) == [.pass, .pass, .pass], "\(checks)")
+        #expect(checks.map(\.id) == ["issuer", "discovery", "clock", "dpop-par"])
+        #expect(checks.map(\.status) == [.pass, .pass, .pass, .pass], "\(checks)")
         #expect(checks[2].detail == "within 1 s of the provider's clock")
         #expect(checks.allPassed)
+    }
+
+    @Test func dpopAndPARAreReportedWithWhatTheProfileUses() throws {
+        let checker = ProviderChecks(transport: StubTransport(HTTPResponse(status: 500, headers: [:], body: [])), clock: FixedClock(time: Self.now))
+        let keycloak = try JSONDecoder().decode(ProviderMetadata.self, from: Data(Fixtures.discovery.utf8))
+        let both = checker.senderConstraintCheck(keycloak, dpop: .yes, par: .auto)
+        #expect(both.status == .pass)
+        #expect(both.detail == "the provider does not advertise DPoP and a PAR endpoint; the profile uses dpop = yes, par = auto (the browser flow pushes)")
+        var advertising = keycloak
+        advertising.dpopSigningAlgValuesSupported = ["ES256", "PS256"]
+        #expect(checker.senderConstraintCheck(advertising, dpop: .no, par: .never).detail
+                == "the provider advertises DPoP (ES256, PS256) and a PAR endpoint; the profile uses dpop = no, par = never (ordinary requests)")
+        advertising.dpopSigningAlgValuesSupported = ["EdDSA"]
+        #expect(checker.senderConstraintCheck(advertising, dpop: .yes, par: .auto).status == .fail)
+        var plain = try JSONDecoder().decode(ProviderMetadata.self, from: Data(Self.discovery(issuer: "https://op.example.test").utf8))
+        plain.pushedAuthorizationRequestEndpoint = nil
+        let always = checker.senderConstraintCheck(plain, dpop: .no, par: .always)
+        #expect(always.status == .fail && always.detail.contains("no PAR endpoint") && always.fix?.contains("--par auto") == true)
+        #expect(checker.senderConstraintCheck(nil, dpop: .no, par: .auto).status == .skip)
     }
 
     @Test func aClockMoreThanTheLeewayOffFails() {
@@ -57,21 +76,21 @@ import KCAuthTestSupport
 
     @Test func aNon200AnswerIsReachableButNoDiscovery() {
         let checks = run(date: nil, body: "<html>", status: 404)
-        #expect(checks.map(\.status) == [.pass, .fail, .skip])
+        #expect(checks.map(\.status) == [.pass, .fail, .skip, .skip])
         #expect(checks[0].detail.contains("answered HTTP 404"))
     }
 
     @Test func aTransportFailureFailsReachabilityAndSkipsTheRest() {
         let transport = StubTransport(error: KCAuthError(.network, "TLS certificate of sso.example.com is not trusted (use --ca-file)"))
         let checks = ProviderChecks(transport: transport, clock: FixedClock(time: Self.now)).run(issuer: Self.issuer, profile: "p")
-        #expect(checks.map(\.status) == [.fail, .skip, .skip])
+        #expect(checks.map(\.status) == [.fail, .skip, .skip, .skip])
         #expect(checks[0].detail == "TLS certificate of sso.example.com is not trusted (use --ca-file)")
         #expect(checks[0].fix?.contains("--ca-file") == true)
     }
 
     @Test func noIssuerSkipsAllThree() {
         let checks = run(date: nil, issuer: nil)
-        #expect(checks.map(\.status) == [.skip, .skip, .skip])
+        #expect(checks.map(\.status) == [.skip, .skip, .skip, .skip])
         #expect(checks[0].detail == "no issuer configured for profile 'default'")
         #expect(checks.allPassed, "a skipped check is not a failure")
     }

@@ -19,8 +19,14 @@ import Testing
               store: store, opener: opener, receiver: receiver, sleeper: FakeSleeper())
     }
 
-    let input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
-                            scope: "openid profile email", port: 0, timeout: 300, openBrowser: true)
+    /// The ordinary request (`PushedAuthorizationTests` covers the pushed one the fixture's PAR
+    /// endpoint would otherwise bring).
+    let input: Login.Input = {
+        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
+                                scope: "openid profile email", port: 0, timeout: 300, openBrowser: true)
+        input.par = .never
+        return input
+    }()
 
     /// A callback that echoes the request's state, as the provider would.
     static func answer(_ extra: [String: String]) -> (String) -> [String: String] {

@@ -68,6 +68,37 @@ struct LoopbackBindingTests {
         #expect(!results.responses[1].contains("Location:"))
     }
 
+    @Test("a lazy start location is computed once, when the browser arrives; its error ends the login")
+    func lazyStartLocation() throws {
+        let listener = try LoopbackListener(port: 0)
+        defer { listener.close() }
+        let port = listener.port
+        var calls = 0
+        _ = listener.startURL(secretPath: "start/xyz", binding: binding) {
+            calls += 1
+            return "https://op.example/auth?client_id=c&request_uri=urn:x"
+        }
+        #expect(calls == 0, "nothing is pushed before the browser is there")
+        let results = NetResults()
+        let thread = NetTestThread { results.responses.append(request("/start/xyz", port: port)) }
+        #expect(throws: KCAuthError.self) { _ = try listener.receive(timeout: 1.5) { _ in .finish(done) } }
+        thread.join()
+        #expect(calls == 1)
+        #expect(results.responses[0].contains("Location: https://op.example/auth?client_id=c&request_uri=urn:x\r\n"))
+
+        let failing = try LoopbackListener(port: 0)
+        defer { failing.close() }
+        let failingPort = failing.port
+        let refused = KCAuthError(.provider, "pushing the authorization request failed: invalid_request")
+        _ = failing.startURL(secretPath: "start/xyz", binding: binding) { throw refused }
+        let failed = NetResults()
+        let other = NetTestThread { failed.responses.append(request("/start/xyz", port: failingPort)) }
+        let error = try #require(throws: KCAuthError.self) { _ = try failing.receive(timeout: 10) { _ in .finish(done) } }
+        other.join()
+        #expect(error == refused)
+        #expect(!failed.responses[0].contains("Location:") && failed.responses[0].contains("invalid_request"))
+    }
+
     @Test("before the start URL is used, a callback needs no cookie (the user opened the printed URL)")
     func unusedStartAcceptsThePrintedURL() throws {
         let listener = try LoopbackListener(port: 0)

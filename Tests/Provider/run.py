@@ -73,6 +73,12 @@ class Options:
     # (verify proofs but issue Bearer tokens: a provider that does not bind).
     dpop: str = "off"
     dpop_nonce: bool = False  # every proof must carry a fresh single-use nonce from DPoP-Nonce
+    # PAR (RFC 9126, kcprovider/par.py): "off", "on" (an endpoint), "required" (an ordinary
+    # authorization request is refused with invalid_request, as Keycloak's client policy does).
+    par: str = "off"
+    par_advertised: bool = True  # False: discovery does not list the endpoint (for --par always)
+    par_lifetime: int = 60  # seconds a request_uri lives (Keycloak's default)
+    par_error: str = ""  # every push is refused with 400 and this error
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -102,6 +108,10 @@ class Options:
             "PROVIDER_EXACT_REDIRECT_URIS": "1" if self.exact_redirect_uris else "0",
             "PROVIDER_DPOP": self.dpop,
             "PROVIDER_DPOP_NONCE": "1" if self.dpop_nonce else "0",
+            "PROVIDER_PAR": self.par,
+            "PROVIDER_PAR_ADVERTISED": "1" if self.par_advertised else "0",
+            "PROVIDER_PAR_LIFETIME": str(self.par_lifetime),
+            "PROVIDER_PAR_ERROR": self.par_error,
         }
 
 

@@ -251,10 +251,19 @@ def code_flow(auth_url, username="alice", password="wonderland", action="approve
     if mode not in ("normal", "wrong-state-first", "foreign-callback-first"):
         raise Failure(f"SCRIPTED_MODE must be normal, wrong-state-first or foreign-callback-first, not {mode!r}",
                       EXIT_USAGE)
-    redirect_uris = parse_qs(urlsplit(auth_url).query).get("redirect_uri")
-    if not redirect_uris:
+    query = parse_qs(urlsplit(auth_url).query)
+    redirect_uris = query.get("redirect_uri")
+    if redirect_uris:
+        target = _endpoint(redirect_uris[0])
+    elif query.get("request_uri") and result.get("start_url"):
+        # A pushed request (RFC 9126): the URL names only client_id and request_uri; the redirect
+        # goes to the listener that served the start URL.
+        start = urlsplit(result["start_url"])
+        target = _endpoint(f"{start.scheme}://{start.netloc}/callback")
+    elif query.get("request_uri"):
+        target = "loopback"  # opened by hand: any loopback /callback
+    else:
         raise Failure("the authorization URL has no redirect_uri", EXIT_USAGE)
-    target = _endpoint(redirect_uris[0])
 
     browser, user = browser or Browser(), UserAgent(username, password, action)
     result["steps"] = browser.steps
@@ -295,7 +304,13 @@ def _walk_to_callback(browser, user, auth_url, target):
             raise Failure(_page_error(response))
         return following
 
-    callback, _ = browser.walk(auth_url, on_page, stop_at=lambda url: _endpoint(url) == target)
+    def stop_at(url):
+        if target == "loopback":
+            scheme, host, _, path = _endpoint(url)
+            return scheme == "http" and host in ("127.0.0.1", "[::1]", "::1") and path == "/callback"
+        return _endpoint(url) == target
+
+    callback, _ = browser.walk(auth_url, on_page, stop_at=stop_at)
     return callback
 
 

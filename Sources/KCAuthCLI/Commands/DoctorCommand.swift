@@ -76,7 +76,8 @@ enum DoctorCommand: Command {
         let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
         let settings = resolved.map(settingsCheck) ?? []
         return (profile, storage + [config(profile)] + settings + [host.runtimeDirectory(), host.browser()]
-                    + provider.run(issuer: resolved?.issuer?.value, profile: profile))
+                    + provider.run(issuer: resolved?.issuer?.value, profile: profile, dpop: resolved?.dpop.value ?? .no,
+                                   par: resolved?.par.value ?? .auto))
     }
 
     /// Where each setting came from, so a surprising value can be traced to a flag, a variable

@@ -33,7 +33,8 @@ enum LoginCommand: Command {
         kcauth makes and keeps with it (RFC 9449): a copied refresh token is useless without the \
         key; --dpop-mode refresh-only is for providers that bind only the refresh token. When the \
         provider offers pushed authorization requests (RFC 9126), the request is pushed and the \
-        browser gets only client_id and request_uri (--par).
+        browser gets only client_id and request_uri, pushed when the browser arrives (--par; \
+        --par always for providers that require it without saying so, such as Keycloak).
         """,
         usage: "{--issuer URL | --server URL --realm NAME} --client-id ID [flags]",
         options: [

@@ -18,14 +18,16 @@ public struct ProviderChecks: Sendable {
     static let reachable = ("issuer", "issuer reachable")
     static let discovery = ("discovery", "discovery document")
     static let skew = ("clock", "clock skew")
+    static let senderConstraint = ("dpop-par", "DPoP and PAR")
 
     /// - Parameters:
     ///   - issuer: the configured issuer, nil when the profile has none (all three are skipped).
-    public func run(issuer rawIssuer: String?, profile: String) -> [DoctorCheck] {
+    ///   - dpop, par: what the profile uses, compared with what the provider advertises.
+    public func run(issuer rawIssuer: String?, profile: String, dpop: DPoPMode = .no, par: PARMode = .auto) -> [DoctorCheck] {
         guard let rawIssuer else {
             let why = "no issuer configured for profile '\(profile)'"
             return [.skip(Self.reachable.0, Self.reachable.1, why), .skip(Self.discovery.0, Self.discovery.1, why),
-                    .skip(Self.skew.0, Self.skew.1, why)]
+                    .skip(Self.skew.0, Self.skew.1, why), .skip(Self.senderConstraint.0, Self.senderConstraint.1, why)]
         }
         let issuer: String
         do {
@@ -43,15 +45,44 @@ public struct ProviderChecks: Sendable {
         }
         let end = clock.now()
         let milliseconds = Int(((end - start) * 1000).rounded())
+        let discovery = discoveryCheck(response, issuer: issuer, url: url)
+        let metadata = response.status == 200 ? try? JSONDecoder().decode(ProviderMetadata.self, from: Data(response.body)) : nil
         return [.pass(Self.reachable.0, Self.reachable.1, "\(issuer) answered HTTP \(response.status) in \(milliseconds) ms"),
-                discoveryCheck(response, issuer: issuer, url: url),
-                skewCheck(response, localMidpoint: (start + end) / 2)]
+                discovery,
+                skewCheck(response, localMidpoint: (start + end) / 2),
+                senderConstraintCheck(discovery.status == .pass ? metadata : nil, dpop: dpop, par: par)]
+    }
+
+    /// Issue 21 #4: whether the provider advertises DPoP and PAR, and what the profile uses.
+    func senderConstraintCheck(_ metadata: ProviderMetadata?, dpop: DPoPMode, par: PARMode) -> DoctorCheck {
+        let (id, title) = Self.senderConstraint
+        guard let metadata else { return .skip(id, title, "needs a valid discovery document") }
+        let algorithms = (metadata.dpopSigningAlgValuesSupported ?? []).map { Sanitize.oneLine($0, limit: 20) }
+        let advertisedDPoP = algorithms.isEmpty ? "the provider does not advertise DPoP" : "the provider advertises DPoP (\(algorithms.joined(separator: ", ")))"
+        let advertisedPAR = metadata.pushedAuthorizationRequestEndpoint == nil ? "no PAR endpoint"
+            : "a PAR endpoint" + (metadata.requirePushedAuthorizationRequests == true ? " (required)" : "")
+        let pushes: Bool?  // nil: `always` with nowhere to push
+        do { pushes = try PushedAuthorization.endpoint(mode: par, metadata: metadata) != nil } catch { pushes = nil }
+        let parUse = "par = \(par.rawValue) (" + (pushes.map { $0 ? "the browser flow pushes" : "ordinary requests" } ?? "no endpoint to push to") + ")"
+        let detail = "\(advertisedDPoP) and \(advertisedPAR); the profile uses dpop = \(dpop.rawValue), \(parUse)"
+        if dpop.usesKey, !algorithms.isEmpty, DPoPKey.algorithm(for: metadata) == nil {
+            return DoctorCheck(id, title, .fail, detail + "; kcauth signs with none of the provider's algorithms",
+                               fix: "sign in without DPoP (`kcauth login --dpop no`)")
+        }
+        if pushes == nil {
+            return DoctorCheck(id, title, .fail, detail, fix: "sign in with `--par auto` or `--par never`")
+        }
+        if par == .never, metadata.requirePushedAuthorizationRequests == true {
+            return DoctorCheck(id, title, .fail, detail + "; the provider requires PAR", fix: "sign in with `--par auto`")
+        }
+        return .pass(id, title, detail)
     }
 
     private func failedReach(_ error: KCAuthError) -> [DoctorCheck] {
         let why = "needs a reachable issuer"
         return [.fail(Self.reachable.0, Self.reachable.1, error, fix: error.hint ?? Self.networkFix(error)),
-                .skip(Self.discovery.0, Self.discovery.1, why), .skip(Self.skew.0, Self.skew.1, why)]
+                .skip(Self.discovery.0, Self.discovery.1, why), .skip(Self.skew.0, Self.skew.1, why),
+                .skip(Self.senderConstraint.0, Self.senderConstraint.1, why)]
     }
 
     static func networkFix(_ error: KCAuthError) -> String {

@@ -11,7 +11,24 @@ public struct CallbackJudge: Sendable {
         self.issRequired = issRequired
     }
 
+    /// Whether a refused ordinary request suggests `--par always` (the request was not pushed;
+    /// Keycloak refuses it with `invalid_request` when the client requires PAR without saying so).
+    public var suggestsPAR = false
+
+    public func suggestingPAR(_ yes: Bool) -> CallbackJudge {
+        var copy = self
+        copy.suggestsPAR = yes
+        return copy
+    }
+
     public func judge(_ request: CallbackRequest) -> CallbackOutcome {
+        let outcome = judgeAlone(request)
+        guard suggestsPAR, case .failed(var error) = outcome, error.oauthError == .invalidRequest, error.code == .provider else { return outcome }
+        error.hint = "if the provider requires pushed authorization requests without saying so (Keycloak can), sign in with `--par always`"
+        return .failed(error)
+    }
+
+    private func judgeAlone(_ request: CallbackRequest) -> CallbackOutcome {
         // A request without our state may be anything (a stale tab, another program probing the
         // port): ignore it rather than abort, so the real redirect can still arrive.
         guard let state = request["state"], constantTimeEquals(state, expectedState) else { return .notOurs }

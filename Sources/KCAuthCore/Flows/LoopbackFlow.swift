@@ -29,7 +29,11 @@ struct LoopbackFlow: Sendable {
         // RFC 9449 §10: the code is bound to the key, so a code stolen on its way back is useless
         // without it.
         request.dpopJKT = http.dpop?.key.thumbprint
-        let url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
+        // RFC 9126: with a pushed request the browser's URL carries only `client_id` and
+        // `request_uri`.
+        let pusher = try PushedAuthorization.endpoint(mode: input.par, metadata: metadata)
+            .map { PushedAuthorization(http: http, authenticator: authenticator, endpoint: $0) }
+        var url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
         var launchError: KCAuthError?
         var launched: (any LaunchedBrowser)?
@@ -38,13 +42,31 @@ struct LoopbackFlow: Sendable {
             // browser to this login (`BrowserBinding`): `url` itself, with `state` and the PKCE
             // challenge, stays out of the browser's argv, which other local users can read.
             let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
-            let start = listener.startURL(redirectingTo: url, secretPath: "start/" + Base64URL.encode(try random.bytes(16)),
-                                          binding: binding)
+            let secretPath = "start/" + Base64URL.encode(try random.bytes(16))
+            let start: String
+            if let pusher {
+                // Pushed when the browser arrives at the start URL, so the `request_uri`'s short
+                // life (Keycloak: 60 s) starts when the person is there; a refused push ends the
+                // login with the provider's error.
+                let pushedRequest = request
+                start = listener.startURL(secretPath: secretPath, binding: binding) {
+                    try pusher.browserURL(for: pushedRequest, metadata: metadata)
+                }
+                // The provider's URL does not exist yet: the one to open by hand is the start URL.
+                url = start
+            } else {
+                start = listener.startURL(redirectingTo: url, secretPath: secretPath, binding: binding)
+            }
             do { launched = try opener.launch(start, command: input.browserCommand) } catch {
                 launchError = error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)")
             }
         }
         if let launchError, fallBackToDevice { throw BrowserUnavailable(error: launchError) }
+        // No browser here (paste-back, or a browser that did not start): the URL is opened by
+        // hand, maybe on another machine that cannot reach the listener, so the push happens now.
+        if let pusher, !input.openBrowser || launchError != nil {
+            url = try pusher.browserURL(for: request, metadata: metadata)
+        }
         // The URL is always shown, so the user can open it by hand when no browser starts.
         notify(.authorizationURL(url))
         if let launchError { notify(.browserFailed(launchError)) }
@@ -57,6 +79,7 @@ struct LoopbackFlow: Sendable {
 
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
                                   issRequired: metadata.authorizationResponseIssParameterSupported == true)
+            .suggestingPAR(pusher == nil)
         let exchange = CodeExchange(http: http, authenticator: authenticator)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
                                               nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)

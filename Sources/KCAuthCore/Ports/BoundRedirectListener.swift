@@ -21,6 +21,12 @@ public protocol BoundRedirectListener: AnyObject {
     /// second request for it gets `reusedStartPage` and `receive` throws `reusedStartError`.
     func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String
 
+    /// Like `startURL(redirectingTo:secretPath:binding:)`, with the redirect's location computed
+    /// by `location` when the first request for the start URL arrives (a pushed authorization
+    /// request, whose `request_uri` lives briefly, is pushed then). It is called at most once; if
+    /// it throws, the browser gets a failure page and `receive` throws that error.
+    func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String
+
     /// Like `receive(timeout:judge:)`, and calls `tick` about every `interval` seconds while
     /// waiting (first right away): for a countdown, for noticing a launcher that failed, and for
     /// answers pasted at the terminal. A request returned by `tick` ends the wait and is

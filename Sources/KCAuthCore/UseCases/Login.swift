@@ -151,12 +151,6 @@ public struct Login: Sendable {
                                        writer: writer.pinning(authenticator?.authentication), random: random)
         var device = DeviceFlow(http: http, random: random, sleeper: sleeper, finisher: finisher)
         device.authenticator = authenticator
-        // Issue 21 #3 is not done yet: a provider that requires PAR would refuse the ordinary
-        // request, so `always` says so instead of sending one.
-        if input.par == .always, input.flow == .browser {
-            throw KCAuthError(.configuration, "pushed authorization requests (--par always) are not supported by this kcauth yet",
-                              hint: "sign in with `--par auto`, or with the device flow (`--device`)")
-        }
         notify(.starting(input.flow))
 
         switch input.flow {

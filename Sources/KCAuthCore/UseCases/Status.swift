@@ -48,6 +48,8 @@ public struct Status: Sendable {
         public var fix: Fix?
         /// How the profile's client authenticates (issue 11 item 11); `.none` for a public client.
         public var clientAuth: ClientAuthenticationSetting = .none
+        /// A DPoP session's key and whether the provider bound the session (issue 21 #2).
+        public var dpop: DPoPBinding?
     }
 
     /// What fixes a profile, as facts for the presenter.
@@ -111,6 +113,7 @@ public struct Status: Sendable {
             entry.user = (state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo)
                 ?? state.serviceAccountClaims)?.displayName
             entry.accessTokenExpiresAt = state.expiresAt
+            entry.dpop = DPoPBinding(state)
             entry.refreshTokenExpiresAt = state.refreshExpiresAt
             entry.state = State(SessionHealth.of(state, now: clock.instant))
         } catch let error as KCAuthError where error.code == .loginRequired {

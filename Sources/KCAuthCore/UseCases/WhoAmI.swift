@@ -29,6 +29,8 @@ public struct WhoAmI: Sendable {
         public var storage: String
         /// The userinfo answer (OpenID Connect Core §5.3), when asked for.
         public var userinfo: JSONValue?
+        /// A DPoP session's key and whether the provider bound the session (issue 21 #2).
+        public var dpop: DPoPBinding?
 
         public init(profile: String, issuer: String, clientID: String, claims: IdentityClaims?, rolesSource: String?,
                     realmRoles: [String], clientRoles: [ClientRoles], scopes: [String], accessTokenExpiresAt: Instant?,
@@ -85,6 +87,7 @@ public struct WhoAmI: Sendable {
             scopes: state.scope.split(separator: " ").map(String.init),
             accessTokenExpiresAt: state.expiresAt, refreshTokenExpiresAt: state.refreshExpiresAt,
             hasRefreshToken: state.refreshToken != nil, health: health, storage: store.name, userinfo: nil)
+        identity.dpop = DPoPBinding(state)
         if let http {
             identity.userinfo = try Userinfo(http: try http.proving(session: state, clock: clock)).fetch(state, expectedSubject: claims?.subject, profile: profile)
         }

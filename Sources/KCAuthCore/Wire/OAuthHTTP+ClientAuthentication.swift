@@ -4,10 +4,12 @@ extension OAuthHTTP {
     /// assertion audience when it differs from `url` (the device authorization endpoint: the
     /// assertion is still addressed to the token endpoint).
     public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)],
-                                       authenticator: ClientAuthenticator, audience: String? = nil, what: String) throws -> T {
+                                       authenticator: ClientAuthenticator, audience: String? = nil, what: String,
+                                       accepting success: Set<Int> = [200]) throws -> T {
         let authentication = try authenticator.parameters(audience: audience ?? url)
         return try Self.redactingCredentials(of: authentication) {
-            try postForm(type, to: url, fields: authentication.merged(into: fields), headers: authentication.headers, what: what)
+            try postForm(type, to: url, fields: authentication.merged(into: fields), headers: authentication.headers, what: what,
+                         accepting: success)
         }
     }
 

@@ -30,21 +30,24 @@ public struct OAuthHTTP: Sendable {
     /// carrying the error code in `cause`; anything else → `.network`.
     /// `headers` are added after the standard ones (client authentication's `Authorization`).
     public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)],
-                                       headers: [(String, String)] = [], what: String) throws -> T {
-        try decode(type, from: try postFormBody(to: url, fields: fields, headers: headers, what: what), what: what, url: url)
+                                       headers: [(String, String)] = [], what: String, accepting success: Set<Int> = [200]) throws -> T {
+        try decode(type, from: try postFormBody(to: url, fields: fields, headers: headers, what: what, accepting: success),
+                   what: what, url: url)
     }
 
     /// `postForm` without the decoding: the 200 answer's body, for a caller that must act on part
     /// of it (a rotated refresh token) before the rest is checked.
+    /// `success`: the statuses that carry the answer (201 for a pushed authorization request,
+    /// RFC 9126 §2.2).
     public func postFormBody(to url: String, fields: [(String, String)], headers: [(String, String)] = [],
-                             what: String) throws -> [UInt8] {
+                             what: String, accepting success: Set<Int> = [200]) throws -> [UInt8] {
         let response = try sendProving(method: .post, url: url, accessToken: nil) { proof in
             HTTPRequest(method: .post, url: url,
                         headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
                             + headers.map { (name: $0.0, value: $0.1) } + proof,
                         body: Array(FormEncoding.encode(fields).utf8))
         }
-        if response.status == 200 { return response.body }
+        if success.contains(response.status) { return response.body }
         if var oauth = Self.oauthError(response) {
             // Some providers echo the request in error_description: never print a secret we sent.
             oauth.errorDescription = oauth.errorDescription.map { Self.redact($0, secretsIn: fields) }

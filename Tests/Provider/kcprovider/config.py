@@ -100,6 +100,11 @@ class Config:
     # DPoP (RFC 9449; dpop.py): off, on (bind tokens), bearer (check proofs, never bind).
     dpop: str = field(default_factory=lambda: _choice("PROVIDER_DPOP", ("off", "on", "bearer"), "off"))
     dpop_nonce: bool = field(default_factory=lambda: _flag("PROVIDER_DPOP_NONCE", False))
+    # PAR (RFC 9126; par.py): off, on (an endpoint), required (ordinary requests refused).
+    par: str = field(default_factory=lambda: _choice("PROVIDER_PAR", ("off", "on", "required"), "off"))
+    par_advertised: bool = field(default_factory=lambda: _flag("PROVIDER_PAR_ADVERTISED", True))
+    par_lifetime: int = field(default_factory=lambda: _int("PROVIDER_PAR_LIFETIME", 60))
+    par_error: str = field(default_factory=lambda: os.environ.get("PROVIDER_PAR_ERROR", ""))
 
     @property
     def origin(self):

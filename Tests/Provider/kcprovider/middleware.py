@@ -16,6 +16,8 @@ AUTH_PATH_SUFFIX = "/protocol/openid-connect/auth"
 # The authorization request's own secrets stay out of the log; every other parameter is logged
 # (`auth_params`), so a test can see what a client asked for (prompt, kc_idp_hint, ...).
 AUTH_PARAMS_NOT_LOGGED = {"state", "nonce", "code_challenge"}
+PAR_PATH_SUFFIX = "/protocol/openid-connect/ext/par/request"
+PAR_PARAMS_NOT_LOGGED = AUTH_PARAMS_NOT_LOGGED | {"client_secret", "client_assertion"}
 
 
 class RequestLogMiddleware:
@@ -26,23 +28,30 @@ class RequestLogMiddleware:
         self.path = CONFIG.request_log
 
     def __call__(self, request):
+        # What the browser sent, before a pushed request (par.py) replaces the query.
+        query_keys = sorted(request.GET.keys()) if request.path.endswith(AUTH_PATH_SUFFIX) else None
         response = self.get_response(request)
         if self.path:
-            self._write(request, response)
+            self._write(request, response, query_keys)
         return response
 
-    def _write(self, request, response):
+    def _write(self, request, response, query_keys=None):
         entry = {
             "time": round(time.time(), 3),
             "method": request.method,
             "path": request.path,
             "status": response.status_code,
         }
+        if request.method == "POST" and request.path.endswith(PAR_PATH_SUFFIX):
+            entry["par_params"] = {k: v for k, v in request.POST.items() if k not in PAR_PARAMS_NOT_LOGGED}
         if request.method == "POST" and request.path.endswith(TOKEN_PATH_SUFFIX):
             # The view has parsed the form by now, so this reads Django's cached copy.
             entry["grant_type"] = request.POST.get("grant_type")
         if request.method == "GET" and request.path.endswith(AUTH_PATH_SUFFIX):
+            # After a pushed request was resolved, these are the pushed parameters.
             entry["auth_params"] = {k: v for k, v in request.GET.items() if k not in AUTH_PARAMS_NOT_LOGGED}
+            # The names in the browser's URL (for PAR: client_id and request_uri only).
+            entry["query_keys"] = query_keys
         if response.status_code >= 400 and response.get("Content-Type", "").startswith("application/json"):
             try:
                 entry["error"] = json.loads(response.content).get("error")

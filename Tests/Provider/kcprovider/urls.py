@@ -8,7 +8,7 @@ Paths have no trailing slash, as in Keycloak.
 from django.urls import include, path, re_path
 from oauth2_provider import views as dot
 
-from . import views
+from . import par, views
 from .config import REALM
 
 OIDC = "protocol/openid-connect"
@@ -18,6 +18,7 @@ realm_patterns = [
     # RFC 8414 metadata, which Keycloak also serves under the realm.
     path(".well-known/oauth-authorization-server", dot.OAuthServerMetadataView.as_view(), name="oauth-server-metadata"),
     path(f"{OIDC}/auth", views.AuthorizationView.as_view(), name="authorize"),
+    path(par.PATH, par.push, name="pushed-authorization-request"),
     path(f"{OIDC}/auth/device", views.DeviceAuthorizationView.as_view(), name="device-authorization"),
     path(f"{OIDC}/token", views.TokenView.as_view(), name="token"),
     path(f"{OIDC}/token/introspect", dot.IntrospectTokenView.as_view(), name="introspect"),

@@ -12,6 +12,7 @@ import time
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django import http
+from django.http import QueryDict
 from django.contrib.auth.views import LoginView
 from django.utils.decorators import method_decorator
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
@@ -19,7 +20,7 @@ from oauth2_provider import views as dot
 from oauth2_provider.models import get_application_model, get_device_grant_model, get_refresh_token_model
 from oauth2_provider.settings import oauth2_settings
 
-from . import dpop, interop
+from . import dpop, interop, par
 from .config import CONFIG
 from .client_assertions import ALGORITHMS as ASSERTION_ALGORITHMS
 from .realm import CLIENT_CREDENTIALS_GRANT, DEVICE_GRANT_CLIENTS
@@ -59,6 +60,9 @@ class DiscoveryView(dot.ConnectDiscoveryInfoView):
                 "authorization_response_iss_parameter_supported": True,
                 "backchannel_logout_supported": False,
                 **({"dpop_signing_alg_values_supported": dpop.ALGORITHMS} if dpop.enabled() else {}),
+                **({"pushed_authorization_request_endpoint": endpoint("pushed-authorization-request"),
+                    # Keycloak says false even for a client that requires PAR.
+                    "require_pushed_authorization_requests": False} if par.advertised() else {}),
                 "frontchannel_logout_supported": False,
             }
         )
@@ -93,16 +97,54 @@ class AuthorizationView(dot.AuthorizationView):
     redirects too (e.g. error=access_denied after Deny). The callback faults are applied here.
     """
 
+    def dispatch(self, request, *args, **kwargs):
+        # RFC 9126 §4: checked before the login page, whose `next` keeps the short URL.
+        if request.method == "GET" and par.enabled() and "request_uri" in request.GET:
+            params, refusal = par.resolve(request)
+            if refusal is not None:
+                return refusal
+            request._par = (request.GET["request_uri"], params)
+        elif request.method == "GET" and par.required():
+            refusal = par_required_refusal(request)
+            if refusal is not None:
+                return refusal
+        return super().dispatch(request, *args, **kwargs)
+
     def get(self, request, *args, **kwargs):
+        pushed = getattr(request, "_par", None)
+        if pushed is not None:
+            # The browser is signed in now: authorize the pushed request as if it had come in
+            # the URL (oauthlib reads the query string).
+            query = QueryDict(mutable=True)
+            query.update(pushed[1])
+            request.GET = query
+            request.META["QUERY_STRING"] = query.urlencode()
         return interop.authorization_shortcut(request) or super().get(request, *args, **kwargs)
 
     def redirect(self, redirect_to, application):
+        pushed = getattr(self.request, "_par", None)
+        if pushed is not None:
+            par.consume(pushed[0])
         iss = CONFIG.issuer
         if CONFIG.fault("wrong-iss-on-callback"):
             iss = "http://evil.example"
         elif CONFIG.fault("missing-iss-on-callback"):
             iss = None
         return super().redirect(_with_iss(redirect_to, iss), application)
+
+
+def par_required_refusal(request):
+    """Keycloak's answer to an ordinary request from a client that requires PAR: back to a
+    loopback redirect_uri with invalid_request (the client is the seeded public one)."""
+    redirect_uri = request.GET.get("redirect_uri", "")
+    parts = urlsplit(redirect_uri)
+    if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "::1"):
+        return http.HttpResponseBadRequest("<html><body><p>Pushed Authorization Request is only allowed.</p></body></html>")
+    query = {"error": "invalid_request", "error_description": "Pushed Authorization Request is only allowed."}
+    if "state" in request.GET:
+        query["state"] = request.GET["state"]
+    query["iss"] = CONFIG.issuer
+    return http.HttpResponseRedirect(redirect_uri + ("&" if parts.query else "?") + urlencode(query))
 
 
 # --- token endpoint -----------------------------------------------------------------------------
