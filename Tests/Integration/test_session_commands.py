@@ -192,7 +192,7 @@ def test_whoami_without_a_session_exits_4(provider, keyring, kcauth):
 
 STATUS_KEYS = {"profile", "selected", "issuer", "client_id", "client_auth", "client_auth_source", "user", "state", "usable", "reason",
                "access_token_expires_at", "access_token_expires_in", "refresh_token_expires_at",
-               "refresh_token_expires_in", "storage", "fix"}
+               "refresh_token_expires_in", "storage", "fix", "dpop"}
 
 
 def test_status_with_a_valid_a_refreshable_and_a_broken_profile(start_provider, keyring, kcauth):
