@@ -53,8 +53,8 @@ enum FrontCredentialHelpers {
         let paths = ContractPaths(environment: environment)
         guard case .bytes(let bytes) = read(paths.configFile, .configuration),
               let config = FastConfigFile(bytes, wanted: nil, allSections: true) else { return nil }
-        let hostsIndex = FastConfigFile.profileKeys.firstIndex(of: "hosts")!
-        let userIndex = FastConfigFile.profileKeys.firstIndex(of: "username")!
+        let hostsIndex = FastConfigFile.keyIndex("hosts")!
+        let userIndex = FastConfigFile.keyIndex("username")!
         var result: [(name: String, hosts: [HostListRule.Host], username: String?)] = []
         for (name, values) in config.sections {
             guard CacheGate.profileReadable(values) else { return nil }
@@ -103,7 +103,7 @@ enum FrontCredentialHelpers {
         var lines = authtype
             ? ["capability[]=authtype", "authtype=Bearer", "credential=\(cached.accessToken)", "ephemeral=1"]
             : ["username=\(username)", "password=\(cached.accessToken)"]
-        lines.append("password_expiry_utc=\(Int64(expiresAt))")
+        lines.append("password_expiry_utc=" + Timestamp.decimal(Int64(expiresAt)))
         return lines.joined(separator: "\n") + "\n"
     }
 
