@@ -11,14 +11,23 @@ public enum CacheGate {
     /// and any value the front does not read as plain printable ASCII. A forwarded session
     /// (``ForwardRule``) is always handed off: the token is the laptop's, never the cache's.
     public static func environmentAllows(_ value: (String) -> String?) -> Bool {
+        // Index loops and byte tests, no `contains`/`filter`/`hasPrefix`: docs/performance.md §4.
         func set(_ name: String) -> String? { value(name).flatMap { $0.isEmpty ? nil : $0 } }
         if ForwardRule.announced(value) { return false }
-        for row in SettingsCatalogue.profileRows {
-            guard let name = row.environment, !SettingsCatalogue.credentialVariables.contains(name), let v = set(name) else { continue }
+        let rows = SettingsCatalogue.profileRows
+        var r = 0
+        while r < rows.count {
+            let row = rows[r]
+            r += 1
+            guard let name = row.environment, ASCIIText.index(of: name, in: SettingsCatalogue.credentialVariables) == nil,
+                  let v = set(name) else { continue }
             guard !row.bindsCache, isPlain(v), row.check.accepts(v, at: .environment) else { return false }
-            if row.key == "ca_file", !v.hasPrefix("/") { return false }
+            if row.key == "ca_file", !ASCIIText.isAbsolute(v) { return false }
         }
-        if SettingsCatalogue.credentialVariables.filter({ set($0) != nil }).count > 1 { return false }
+        let credentials = SettingsCatalogue.credentialVariables
+        var given = 0, c = 0
+        while c < credentials.count { if set(credentials[c]) != nil { given += 1 }; c += 1 }
+        if given > 1 { return false }
         if set(SettingsCatalogue.tokenCache.environment!) != nil { return false }
         if let profile = set(SettingsCatalogue.profile.environment!), !ProfileNameRule.isValid(profile) { return false }
         return true
@@ -31,15 +40,18 @@ public enum CacheGate {
         let rows = SettingsCatalogue.profileRows
         guard profileReadable(values) else { return nil }
         var issuer: String?, clientID: String?, storage = "keyring"
-        for (row, value) in zip(rows, values) {
-            guard let value else { continue }
+        var i = 0
+        while i < rows.count {
+            let row = rows[i]
+            guard let value = values[i] else { i += 1; continue }
+            i += 1
             switch row.key {
             case "issuer":
                 guard case .success(let normalized) = IssuerRule.normalize(value) else { return nil }
                 issuer = normalized
             case "client_id": clientID = value
             case "storage": storage = value
-            case "ca_file": if !value.isEmpty, !value.hasPrefix("/") { return nil }
+            case "ca_file": if !value.isEmpty, !ASCIIText.isAbsolute(value) { return nil }
             default: break
             }
         }
@@ -54,13 +66,19 @@ public enum CacheGate {
         let rows = SettingsCatalogue.profileRows
         guard values.count == rows.count else { return false }
         var credentials = 0
-        for (row, value) in zip(rows, values) {
-            guard let value else { continue }
+        var i = 0
+        while i < rows.count {
+            let row = rows[i]
+            guard let value = values[i] else { i += 1; continue }
+            i += 1
             if row.key != "issuer", !row.check.accepts(value, at: .file) { return false }
-            if let key = row.key, SettingsCatalogue.credentialKeys.contains(key), !value.isEmpty { credentials += 1 }
+            if let key = row.key, !value.isEmpty, ASCIIText.index(of: key, in: SettingsCatalogue.credentialKeys) != nil { credentials += 1 }
         }
         return credentials <= 1
     }
 
-    static func isPlain(_ s: String) -> Bool { s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    static func isPlain(_ s: String) -> Bool {
+        for c in s.utf8 where c < 0x20 || c >= 0x7F { return false }
+        return true
+    }
 }

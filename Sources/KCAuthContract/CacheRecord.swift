@@ -105,7 +105,23 @@ public struct CacheRecord: Sendable, Equatable {
         }
         func string() -> String? {
             guard expect(UInt8(ascii: "\"")) else { return nil }
-            var out: [UInt8] = []
+            // The common case, a string without escapes, in one scan: made from the file's bytes
+            // (no byte-by-byte append), decoded directly when ASCII, validated otherwise.
+            let start = i
+            var ascii = true
+            while i < b.count {
+                let c = b[i]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                if c >= 0x80 { ascii = false }
+                i += 1
+            }
+            guard i < b.count, b[i] >= 0x20 else { return nil }
+            if b[i] == UInt8(ascii: "\"") {
+                let text = UnsafeBufferPointer(rebasing: b[start..<i])
+                i += 1
+                return ascii ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+            }
+            var out = Array(UnsafeBufferPointer(rebasing: b[start..<i]))
             while i < b.count {
                 let c = b[i]
                 i += 1
@@ -143,7 +159,7 @@ public struct CacheRecord: Sendable, Equatable {
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { return nil }   // no fields: not a record
         repeat {
-            guard let key = string(), let index = keys.firstIndex(of: key), values[index] == nil, expect(UInt8(ascii: ":")),
+            guard let key = string(), let index = ASCIIText.index(of: key, in: keys), values[index] == nil, expect(UInt8(ascii: ":")),
                   let value = string() else { return nil }
             values[index] = value
         } while expect(UInt8(ascii: ","))

@@ -103,6 +103,6 @@ public enum ContractFile {
     public static func realPath(_ path: String) -> String? {
         guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
-        return String(cString: real)
+        return ASCIIText.string(cString: real)
     }
 }

@@ -20,7 +20,7 @@ public struct ContractPaths: Sendable, Equatable {
     public var runtimeDirectory: String?
 
     public init(environment: (String) -> String?) {
-        func absolute(_ name: String) -> String? { environment(name).flatMap { $0.hasPrefix("/") ? $0 : nil } }
+        func absolute(_ name: String) -> String? { environment(name).flatMap { ASCIIText.isAbsolute($0) ? $0 : nil } }
         let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? "/"
         let base = home == "/" ? "" : home
         configDirectory = (absolute("XDG_CONFIG_HOME") ?? base + "/.config") + "/kcauth"
@@ -44,7 +44,9 @@ public struct ContractPaths: Sendable, Equatable {
     /// default `/etc/passwd`; it must exist and be the user's), never `$HOME`; nil when neither
     /// exists (no place: the caller says so).
     public static func sharedDirectory(uid: uid_t = geteuid(), home: (uid_t) -> String? = { PasswordFile.home(uid: $0) }) -> String? {
-        let run = "/run/user/\(uid)"
+        var runBytes = Array("/run/user/".utf8)
+        ASCIIText.appendDecimal(UInt64(uid), to: &runBytes)   // not interpolation: docs/performance.md §4
+        let run = String(decoding: runBytes, as: UTF8.self)
         var info = stat()
         if lstat(run, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid, info.st_mode & 0o077 == 0 {
             return run + "/kcauth-locks"

@@ -32,7 +32,7 @@ public enum DirectoryProfile {
     /// The nearest file from `directory` (absolute) up; `.none` without a directory. One
     /// `lstat` per level until a file is found.
     public static func find(from directory: String?, euid: uid_t = geteuid()) -> Finding {
-        guard var current = directory, current.hasPrefix("/") else { return .none }
+        guard var current = directory, ASCIIText.isAbsolute(current) else { return .none }
         while true {
             let path = (current == "/" ? "" : current) + "/" + fileName
             var info = stat()
@@ -42,7 +42,7 @@ public enum DirectoryProfile {
                 case .refused(_, let why): return .ignored(path: path, .refused(why))
                 case .bytes(let bytes):
                     let name = trimmed(bytes)
-                    guard ProfileNameRule.isValid(name.utf8) else { return .ignored(path: path, .notAProfileName) }
+                    guard ProfileNameRule.isValid(name) else { return .ignored(path: path, .notAProfileName) }
                     return .named(name, path: path)
                 }
             }
@@ -55,7 +55,7 @@ public enum DirectoryProfile {
     public static func workingDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return buffer.withUnsafeBufferPointer { ASCIIText.string(cString: $0.baseAddress!) }
     }
 
     /// The text without surrounding spaces, tabs and line ends (one line, as an editor saves it).

@@ -11,40 +11,68 @@ public enum HostListRule {
             self.port = port
         }
 
-        /// Parses one word; nil when it is not a host or host:port.
+        /// Parses one word; nil when it is not a host or host:port. Over bytes (the front runs it
+        /// for every git and docker request, docs/performance.md §4): only ASCII can spell one.
         public init?(_ text: String) {
-            let s = String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
-            guard !s.isEmpty, s.utf8.count <= 255 else { return nil }
-            var name = Substring(s)
-            var portText: Substring?
-            if name.hasPrefix("[") {
-                // An IPv6 literal: [::1] or [::1]:8443.
-                guard let close = name.firstIndex(of: "]") else { return nil }
-                let rest = name[name.index(after: close)...]
-                name = name[...close]
-                if !rest.isEmpty {
-                    guard rest.hasPrefix(":") else { return nil }
-                    portText = rest.dropFirst()
-                }
-                guard name.dropFirst().dropLast().utf8.allSatisfy({ IssuerRule.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
-                else { return nil }
-            } else {
-                if let colon = name.firstIndex(of: ":") {
-                    portText = name[name.index(after: colon)...]
-                    name = name[..<colon]
-                }
-                guard !name.isEmpty, name.utf8.allSatisfy({ IssuerRule.isAlpha($0) || IssuerRule.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-                else { return nil }
-            }
-            if let portText {
-                guard !portText.isEmpty, portText.utf8.count <= 5, portText.utf8.allSatisfy(IssuerRule.isDigit),
-                      let p = UInt16(portText), p > 0 else { return nil }
-                port = p
-            }
-            host = String(name)
+            var copy = text
+            guard let parsed = copy.withUTF8({ Self.parse($0) }) else { return nil }
+            host = parsed.host
+            port = parsed.port
         }
 
-        public var description: String { port.map { "\(host):\($0)" } ?? host }
+        private static func parse(_ b: UnsafeBufferPointer<UInt8>) -> (host: String, port: UInt16?)? {
+            let n = b.count
+            guard n > 0, n <= 255 else { return nil }
+            var i = 0
+            while i < n { if b[i] >= 0x80 { return nil }; i += 1 }
+            var nameEnd = n, portStart = -1
+            if b[0] == UInt8(ascii: "[") {
+                // An IPv6 literal: [::1] or [::1]:8443.
+                var close = 1
+                while close < n, b[close] != UInt8(ascii: "]") { close += 1 }
+                guard close < n else { return nil }
+                nameEnd = close + 1
+                if nameEnd < n {
+                    guard b[nameEnd] == UInt8(ascii: ":") else { return nil }
+                    portStart = nameEnd + 1
+                }
+                i = 1
+                while i < close {
+                    let c = b[i]
+                    guard IssuerRule.isHex(c) || c == UInt8(ascii: ":") || c == UInt8(ascii: ".") else { return nil }
+                    i += 1
+                }
+            } else {
+                var colon = 0
+                while colon < n, b[colon] != UInt8(ascii: ":") { colon += 1 }
+                if colon < n {
+                    nameEnd = colon
+                    portStart = colon + 1
+                }
+                guard nameEnd > 0 else { return nil }
+                i = 0
+                while i < nameEnd {
+                    let c = b[i]
+                    guard IssuerRule.isAlpha(c) || IssuerRule.isDigit(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") else { return nil }
+                    i += 1
+                }
+            }
+            var port: UInt16?
+            if portStart >= 0 {
+                // One to five digits, no sign (UInt16(String) would take `+`), 1–65535.
+                guard let p = ASCIIText.decimal(b, portStart, n, maxDigits: 5), p > 0, p <= 65_535 else { return nil }
+                port = UInt16(p)
+            }
+            var lower = [UInt8](repeating: 0, count: nameEnd)
+            i = 0
+            while i < nameEnd { let c = b[i]; lower[i] = c >= 0x41 && c <= 0x5A ? c + 32 : c; i += 1 }
+            return (String(decoding: lower, as: UTF8.self), port)
+        }
+
+        public var description: String {
+            guard let port else { return host }
+            return host + ":" + ASCIIText.decimalString(UInt64(port))
+        }
 
         /// A listed `host` serves every port of it; a listed `host:port` only that port.
         public func isServed(by listed: Host) -> Bool {
@@ -57,9 +85,30 @@ public enum HostListRule {
         raw.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
     }
 
-    /// The hosts, or the first word that is not one.
+    /// The hosts, or the first word that is not one. ASCII text is split over bytes (the front
+    /// reads every profile's `hosts`); other text by ``words(_:)``, whose separators are characters.
     public static func parse(_ raw: String) -> Result<[Host], InvalidWord> {
         var hosts: [Host] = []
+        var failed: InvalidWord?
+        var copy = raw
+        let ascii: Bool? = copy.withUTF8 { b in
+            var i = 0
+            while i < b.count { if b[i] >= 0x80 { return false }; i += 1 }
+            i = 0
+            while i < b.count {
+                while i < b.count, b[i] == 0x20 || b[i] == 0x2C || b[i] == 0x09 { i += 1 }
+                let start = i
+                while i < b.count, b[i] != 0x20, b[i] != 0x2C, b[i] != 0x09 { i += 1 }
+                guard i > start else { break }
+                let word = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+                guard let host = Host(word) else { failed = InvalidWord(word: word); return nil }
+                hosts.append(host)
+            }
+            return true
+        }
+        if ascii == true { return .success(hosts) }
+        if ascii == nil { return .failure(failed!) }
+        hosts = []
         for word in words(raw) {
             guard let host = Host(String(word)) else { return .failure(InvalidWord(word: String(word))) }
             hosts.append(host)

@@ -21,20 +21,73 @@ public enum PasswordFile {
         return home(uid: uid, in: bytes)
     }
 
+    /// Byte by byte, line by line, up to the first line of `uid` (as getpwuid does): the uid field
+    /// compared as digits (no `String(uid)`, no `split`), only that line's home made a String.
     static func home(uid: uid_t, in bytes: [UInt8]) -> String? {
-        let wanted = String(uid)
-        for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            // name:password:uid:gid:gecos:home:shell
-            let fields = line.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-            guard fields.count >= 7, String(decoding: fields[2], as: UTF8.self) == wanted else { continue }
-            return usable(String(decoding: fields[5], as: UTF8.self))
+        bytes.withUnsafeBufferPointer { b in
+            var start = 0
+            while start < b.count {
+                var end = start
+                while end < b.count, b[end] != 0x0A { end += 1 }
+                // name:password:uid:gid:gecos:home:shell — the colons of this line, up to six.
+                var colons = (0, 0, 0, 0, 0, 0), found = 0, i = start
+                while i < end, found < 6 {
+                    if b[i] == 0x3A {
+                        switch found {
+                        case 0: colons.0 = i
+                        case 1: colons.1 = i
+                        case 2: colons.2 = i
+                        case 3: colons.3 = i
+                        case 4: colons.4 = i
+                        default: colons.5 = i
+                        }
+                        found += 1
+                    }
+                    i += 1
+                }
+                // Seven fields: six colons (a seventh field may be empty or hold more colons).
+                if found == 6, matches(uid, b, colons.1 + 1, colons.2) {
+                    return usable(String(decoding: UnsafeBufferPointer(rebasing: b[(colons.4 + 1)..<colons.5]), as: UTF8.self))
+                }
+                start = end + 1
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// Whether `b[lo..<hi]` is exactly `String(uid)`: decimal digits, no sign, no leading zero.
+    static func matches(_ uid: uid_t, _ b: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> Bool {
+        guard hi > lo, hi - lo <= 10, b[lo] != 0x30 || hi - lo == 1 else { return false }
+        var v: UInt64 = 0
+        var i = lo
+        while i < hi {
+            let c = b[i]
+            guard c >= 0x30 && c <= 0x39 else { return false }
+            v = v * 10 + UInt64(c - 0x30)
+            i += 1
+        }
+        return v == UInt64(uid)
     }
 
     /// A home that can hold the user's private directories.
     public static func usable(_ home: String) -> String? {
-        guard home.hasPrefix("/"), home != "/", !home.utf8.contains(0) else { return nil }
-        return home.hasSuffix("/") ? String(home.dropLast()) : home
+        let utf8 = home.utf8
+        var ascii = true, last: UInt8 = 0
+        for c in utf8 {
+            if c == 0 { return nil }
+            if c >= 0x80 { ascii = false }
+            last = c
+        }
+        guard ascii else {
+            // Character rules (a combining mark after `/` makes another character): the
+            // String operations, off the common path.
+            guard home.hasPrefix("/"), home != "/" else { return nil }
+            return home.hasSuffix("/") ? String(home.dropLast()) : home
+        }
+        guard utf8.first == 0x2F, utf8.count > 1 else { return nil }
+        guard last == 0x2F else { return home }
+        var bytes = Array(utf8)
+        bytes.removeLast()
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -4,11 +4,27 @@
 public enum ProfileNameRule {
     public static let defaultName = "default"
 
-    public static func isValid(_ name: String) -> Bool { isValid(name.utf8) }
+    public static func isValid(_ name: String) -> Bool {
+        var copy = name
+        return copy.withUTF8 { isValid($0) }
+    }
 
+    /// Any collection of bytes: copied to an array for the one concrete check (a generic check
+    /// called across modules runs unspecialized standard-library code, docs/performance.md §4).
     public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
-        guard let first = bytes.first, bytes.count <= 64, isAlphanumeric(first) else { return false }
-        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        Array(bytes).withUnsafeBufferPointer { isValid($0) }
+    }
+
+    /// The check itself, an index loop over the bytes.
+    public static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 1, bytes.count <= 64, isAlphanumeric(bytes[0]) else { return false }
+        var i = 1
+        while i < bytes.count {
+            let b = bytes[i]
+            guard isAlphanumeric(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") else { return false }
+            i += 1
+        }
+        return true
     }
 
     @inline(__always)

@@ -30,11 +30,16 @@ public enum SessionMark {
     public static func file(profile: String, binding: CachePolicy.Binding, directory: String?) -> String? {
         guard let directory else { return nil }
         var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, 64 bits: a name, not a secret
-        for b in Array(binding.storage.utf8) + [0] + Array(binding.issuer.utf8) + [0] + Array(binding.clientID.utf8) {
-            h = (h ^ UInt64(b)) &* 0x100_0000_01b3
-        }
-        let hex = String(h, radix: 16)
-        return directory + "/" + profile + "." + String(repeating: "0", count: 16 - hex.count) + hex + ".session"
+        func mix(_ s: String) { for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
+        mix(binding.storage)
+        h = h &* 0x100_0000_01b3   // the NUL between the parts (h ^ 0 == h)
+        mix(binding.issuer)
+        h = h &* 0x100_0000_01b3
+        mix(binding.clientID)
+        var tail = Array(".".utf8)
+        ASCIIText.appendHex16(h, to: &tail)   // 16 lower-case hex digits, by hand (docs/performance.md §4)
+        tail += ".session".utf8
+        return directory + "/" + profile + String(decoding: tail, as: UTF8.self)
     }
 
     /// The mark, nil when there is none, it is not private, or it cannot be read.
@@ -47,6 +52,29 @@ public enum SessionMark {
     }
 
     static func parse(_ bytes: [UInt8]) -> State? {
+        // Byte prefixes: the text's UTF-8 starts with `current ` or `ended ` (both ASCII, so a
+        // prefix of bytes is a prefix of characters unless a combining mark follows the space).
+        let current = Array("current ".utf8), ended = Array("ended ".utf8)
+        func starts(_ p: [UInt8]) -> Bool {
+            guard bytes.count >= p.count else { return false }
+            var i = 0
+            while i < p.count { if bytes[i] != p[i] { return false }; i += 1 }
+            return true
+        }
+        if starts(current), bytes.count > 8 {
+            guard bytes[8] < 0x80 else { return parseCharacters(bytes) }
+            return .current(String(decoding: bytes[8...], as: UTF8.self))
+        }
+        if starts(ended) {
+            guard bytes.count == 6 || bytes[6] < 0x80 else { return parseCharacters(bytes) }
+            return .ended(String(decoding: bytes[6...], as: UTF8.self))
+        }
+        return nil
+    }
+
+    /// The String reading, for a mark whose id starts with a non-ASCII byte (which a combining
+    /// mark could join to the space): not what kcauth writes, kept as it was read before.
+    static func parseCharacters(_ bytes: [UInt8]) -> State? {
         let text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("current "), text.utf8.count > 8 { return .current(String(text.dropFirst(8))) }
         if text.hasPrefix("ended ") { return .ended(String(text.dropFirst(6))) }

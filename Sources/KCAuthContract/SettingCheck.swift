@@ -42,11 +42,13 @@ public enum SettingCheck: Sendable, Equatable {
             if case .success = IssuerRule.normalize(value) { return true }
             return false
         case .port:
-            return value.utf8.count >= 1 && value.utf8.count <= 5 && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && Int(value)! <= 65_535
+            // One to five digits (no sign), at most 65535: by hand, not Int(String) (docs/performance.md §4).
+            guard let port = ASCIIText.decimal(value, maxDigits: 5) else { return false }
+            return port <= 65_535
         case .storage:
-            return (place == .file ? Self.storageKinds : Self.environmentStorageKinds).contains(value)
+            return ASCIIText.index(of: value, in: place == .file ? Self.storageKinds : Self.environmentStorageKinds) != nil
         case .flow:
-            return Self.flows.contains(place == .file ? value : Self.asciiLowercased(value))
+            return ASCIIText.index(of: place == .file ? value : Self.asciiLowercased(value), in: Self.flows) != nil
         case .browserCommand:
             if value.isEmpty { return true }
             if case .success = BrowserCommandRule.split(value) { return true }
@@ -59,7 +61,7 @@ public enum SettingCheck: Sendable, Equatable {
         case .grant:
             return value.isEmpty || value == Self.clientCredentialsGrant
         case .clientAuthMethod:
-            return value.isEmpty || Self.clientAuthMethods.contains(value)
+            return value.isEmpty || ASCIIText.index(of: value, in: Self.clientAuthMethods) != nil
         case .profileName:
             return value.isEmpty || ProfileNameRule.isValid(value)
         case .dpop:
@@ -71,6 +73,9 @@ public enum SettingCheck: Sendable, Equatable {
 
     /// ASCII letters lowered, every other byte kept (enough for keywords that are ASCII).
     public static func asciiLowercased(_ s: String) -> String {
-        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, as: UTF8.self)
+        var bytes = Array(s.utf8)
+        var i = 0
+        while i < bytes.count { if bytes[i] >= 0x41 && bytes[i] <= 0x5A { bytes[i] += 32 }; i += 1 }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -22,7 +22,7 @@ public enum Timestamp {
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
               let minute = number(14, 2), let second = number(17, 2),
-              year >= 1970, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+              year >= 1970, month >= 1, month <= 12, day >= 1, day <= 31, hour < 24, minute < 60, second < 60
         else { return nil }
         // Days since 1970-01-01 in the proleptic Gregorian calendar (the days-from-civil
         // algorithm), so that no time-zone file is read: RFC 3339 "Z" is UTC. A day past the end

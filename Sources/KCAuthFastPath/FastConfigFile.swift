@@ -13,8 +13,28 @@ import KCAuthContract
 /// costs the Swift runtime a metadata lookup by mangled name (≈80,000 instructions each in a
 /// binary of this size, docs/performance.md), more than parsing the file.
 struct FastConfigFile {
-    /// The keys of a profile section, in the order of `values` (the catalogue's rows).
-    static let profileKeys = SettingsCatalogue.profileKeys
+    /// The number of keys of a profile section, the length of `values` (the catalogue's rows).
+    static var keyCount: Int { SettingsCatalogue.profileRows.count }
+
+    /// The `values` index of a key.
+    static func keyIndex(_ key: String) -> Int? {
+        let rows = SettingsCatalogue.profileRows
+        var i = 0
+        while i < rows.count { if rows[i].key == key { return i }; i += 1 }
+        return nil
+    }
+
+    /// The `values` index of the key spelt by `bytes[lo..<hi]`: an index loop over the catalogue's
+    /// rows, comparing bytes (no String made, no `firstIndex`; docs/performance.md §4).
+    static func keyIndex(_ bytes: UnsafeBufferPointer<UInt8>, _ lo: Int, _ hi: Int) -> Int? {
+        let rows = SettingsCatalogue.profileRows
+        var i = 0
+        while i < rows.count {
+            if let key = rows[i].key, ASCIIText.equals(bytes, lo, hi, key) { return i }
+            i += 1
+        }
+        return nil
+    }
 
     /// The profile asked for, else `default_profile`, else `default` (not yet checked as a name).
     private(set) var profile: String
@@ -44,7 +64,7 @@ struct FastConfigFile {
         var otherGlobalSeen = false   // sign_in_notification: the one other global key
         // Section names as byte ranges of the file, with a hash of each for a quick duplicate test:
         // no String is made for a section that is not the wanted one.
-        var nameStarts: [Int] = [], nameEnds: [Int] = [], hashes: [UInt64] = []
+        var nameStarts: [Int] = [], nameEnds: [Int] = [], hashes: [Int] = []   // [Int] only: one array type
         var chosen = wanted
         var start = 0
         while start <= bytes.count {
@@ -68,7 +88,7 @@ struct FastConfigFile {
                 Self.trim(bytes, &nlo, &nhi)
                 let name = UnsafeBufferPointer(rebasing: bytes[nlo..<nhi])
                 guard Self.isProfileName(name) else { return nil }
-                let hash = Self.fnv1a(bytes[nlo..<nhi])
+                let hash = Int(bitPattern: UInt(Self.fnv1a(bytes[nlo..<nhi])))
                 for i in 0..<hashes.count where hashes[i] == hash
                     && UnsafeBufferPointer(rebasing: bytes[nameStarts[i]..<nameEnds[i]]).elementsEqual(name) { return nil }
                 nameStarts.append(nlo)
@@ -79,11 +99,10 @@ struct FastConfigFile {
                     inGlobal = false
                     if chosen == nil { chosen = Self.nonEmpty(defaultProfile) ?? "default" }
                 }
-                let wanted = chosen!.utf8
-                inWanted = wanted.count == name.count && wanted.elementsEqual(name)
-                if inWanted { values = [String?](repeating: nil, count: Self.profileKeys.count) }
+                inWanted = ASCIIText.equals(bytes, nlo, nhi, chosen!)
+                if inWanted { values = [String?](repeating: nil, count: Self.keyCount) }
                 if allSections {
-                    sections.append((String(decoding: name, as: UTF8.self), [String?](repeating: nil, count: Self.profileKeys.count)))
+                    sections.append((String(decoding: name, as: UTF8.self), [String?](repeating: nil, count: Self.keyCount)))
                     inSection = true
                 }
             } else {
@@ -108,12 +127,14 @@ struct FastConfigFile {
                 // parser (found by the front-config differential fuzz target).
                 for i in vlo..<vhi where bytes[i] == 0x09 { return nil }
                 guard inGlobal || inWanted || inSection else { continue }
-                let key = String(decoding: bytes[klo..<khi], as: UTF8.self)
-                let value = String(decoding: bytes[vlo..<vhi], as: UTF8.self)
+                let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[vlo..<vhi]), as: UTF8.self)
                 if inGlobal {
                     // The other global keys (the sign-in notification) do not touch the token.
-                    guard SettingsCatalogue.globalKeys.contains(key) else { return nil }
-                    if key == "default_profile" {
+                    let globals = SettingsCatalogue.globalKeys
+                    var g = 0
+                    while g < globals.count, !ASCIIText.equals(bytes, klo, khi, globals[g]) { g += 1 }
+                    guard g < globals.count else { return nil }
+                    if ASCIIText.equals(bytes, klo, khi, SettingsCatalogue.defaultProfile.key!) {
                         guard defaultProfile == nil else { return nil }
                         defaultProfile = value
                     } else {
@@ -121,7 +142,7 @@ struct FastConfigFile {
                         otherGlobalSeen = true
                     }
                 } else {
-                    guard let index = Self.profileKeys.firstIndex(of: key) else { return nil }
+                    guard let index = Self.keyIndex(bytes, klo, khi) else { return nil }
                     if inWanted {
                         guard values![index] == nil else { return nil }
                         values![index] = value
@@ -133,7 +154,7 @@ struct FastConfigFile {
                 }
             }
         }
-        if let name = Self.nonEmpty(defaultProfile), !Self.isProfileName(name.utf8) { return nil }   // the full program reports it
+        if let name = Self.nonEmpty(defaultProfile), !Self.isProfileName(name) { return nil }   // the full program reports it
         return (chosen ?? Self.nonEmpty(defaultProfile) ?? "default", values, sections)
     }
 
@@ -143,11 +164,12 @@ struct FastConfigFile {
 
     /// The selected profile's value of a key (nil: absent, or no such section).
     func value(_ key: String) -> String? {
-        guard let values, let index = Self.profileKeys.firstIndex(of: key) else { return nil }
+        guard let values, let index = Self.keyIndex(key) else { return nil }
         return values[index]
     }
 
-    static func isProfileName(_ bytes: some Collection<UInt8>) -> Bool { ProfileNameRule.isValid(bytes) }
+    static func isProfileName(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { ProfileNameRule.isValid(bytes) }
+    static func isProfileName(_ name: String) -> Bool { ProfileNameRule.isValid(name) }
 
     /// Letters, digits and `_`: the full parser's key characters, in ASCII. One bit test each.
     @inline(__always)

@@ -16,7 +16,12 @@ struct FastTokenOutput {
     /// `execVersion`: the ExecCredential apiVersion kubectl asked for (``ExecInfoRule``).
     func render(_ t: CacheRecord, profile: String, now: Double, execVersion: String = ExecInfoRule.v1) -> String? {
         // Without a known expiry the full program leaves fields out: it renders those itself.
-        guard let expiresAt = t.expiresAt else { return [.raw, .header].contains(format) ? render(t, expiry: "", expiresAt: 0, profile: profile, now: now, execVersion: execVersion) : nil }
+        guard let expiresAt = t.expiresAt else {
+            switch format {
+            case .raw, .header: return render(t, expiry: "", expiresAt: 0, profile: profile, now: now, execVersion: execVersion)
+            default: return nil
+            }
+        }
         return render(t, expiry: Timestamp.format(expiresAt), expiresAt: expiresAt, profile: profile, now: now, execVersion: execVersion)
     }
 
@@ -25,28 +30,29 @@ struct FastTokenOutput {
         case .raw:
             return t.accessToken + "\n"
         case .header:
-            return "Authorization: Bearer \(t.accessToken)\n"
+            return "Authorization: Bearer " + t.accessToken + "\n"
         case .env:
             // Shell.quote: single quotes, a quote inside becomes '\''.
             let quoted = t.accessToken.utf8.contains(UInt8(ascii: "'"))
                 ? "'" + t.accessToken.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
                 : "'" + t.accessToken + "'"
-            return "export KCAUTH_ACCESS_TOKEN=\(quoted)\nexport KCAUTH_EXPIRES_AT=\(expiry)\n"
+            return "export KCAUTH_ACCESS_TOKEN=" + quoted + "\nexport KCAUTH_EXPIRES_AT=" + expiry + "\n"
         case .json:
             guard let fields = Self.quoted([t.accessToken, t.tokenType, expiry, t.scope, t.issuer, profile]) else { return nil }
             let expiresIn = Int64(max(0, (expiresAt - now).rounded(.down)))
             // JSONValue.rendered(): two-space indentation, `"key": value`, keys as docs/json.md lists them.
-            return "{\n  \"version\": 1,\n  \"access_token\": \(fields[0]),\n  \"token_type\": \(fields[1]),\n"
-                + "  \"expires_at\": \(fields[2]),\n  \"expires_in\": \(Timestamp.decimal(expiresIn)),\n  \"scope\": \(fields[3]),\n"
-                + "  \"issuer\": \(fields[4]),\n  \"profile\": \(fields[5])\n}\n"
+            // Concatenation, not interpolation (docs/performance.md §4).
+            return "{\n  \"version\": 1,\n  \"access_token\": " + fields[0] + ",\n  \"token_type\": " + fields[1] + ",\n"
+                + "  \"expires_at\": " + fields[2] + ",\n  \"expires_in\": " + Timestamp.decimal(expiresIn) + ",\n  \"scope\": " + fields[3] + ",\n"
+                + "  \"issuer\": " + fields[4] + ",\n  \"profile\": " + fields[5] + "\n}\n"
         case .execCredential:
             guard let fields = Self.quoted([t.accessToken, expiry]) else { return nil }
-            return "{\"apiVersion\":\"\(execVersion)\",\"kind\":\"ExecCredential\","
-                + "\"status\":{\"token\":\(fields[0]),\"expirationTimestamp\":\(fields[1])}}\n"
+            return "{\"apiVersion\":\"" + execVersion + "\",\"kind\":\"ExecCredential\","
+                + "\"status\":{\"token\":" + fields[0] + ",\"expirationTimestamp\":" + fields[1] + "}}\n"
         case .curl:
             // CurlConfig.header: a token that needs no escape goes between the quotes as it is.
-            guard let fields = Self.quoted([t.accessToken]) else { return nil }
-            return "header = \"Authorization: Bearer \(fields[0].dropFirst().dropLast())\"\n"
+            guard Self.quoted([t.accessToken]) != nil else { return nil }
+            return "header = \"Authorization: Bearer " + t.accessToken + "\"\n"
         }
     }
 
@@ -54,7 +60,7 @@ struct FastTokenOutput {
     static func quoted(_ strings: [String]) -> [String]? {
         var out: [String] = []
         for s in strings {
-            guard s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return nil }
+            for c in s.utf8 where c < 0x20 || c >= 0x7F || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return nil }
             out.append("\"" + s + "\"")
         }
         return out

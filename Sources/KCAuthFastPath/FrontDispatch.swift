@@ -11,13 +11,48 @@ public enum FrontDispatch {
     /// The arguments as the full program sees them: `git-credential-kcauth get` is
     /// `kcauth git-credential get` (ProgramName in the full program); nil for another name.
     public static func arguments(argv0: String, _ rest: [String]) -> [String]? {
-        let name = argv0.split(separator: "/").last.map(String.init) ?? argv0
-        switch name {
+        switch baseName(argv0) {
         case "kcauth": return rest
         case "git-credential-kcauth": return ["git-credential"] + rest
         case "docker-credential-kcauth": return ["docker-credential"] + rest
         default: return nil
         }
+    }
+
+    /// ``serve(argv0:arguments:)`` with the process's argv, each argument decoded as
+    /// `CommandLine.arguments` does (invalid UTF-8 repaired) but without building that array:
+    /// its one-time initialiser runs standard-library code nothing else here needs
+    /// (docs/performance.md §4).
+    public static func serveCommandLine() -> Int32? {
+        let argc = Int(CommandLine.argc), argv = CommandLine.unsafeArgv
+        var arguments: [String] = []
+        var index = 1
+        while index < argc {
+            if let argument = argv[index] { arguments.append(ASCIIText.string(cString: argument)) }
+            index += 1
+        }
+        let argv0 = argc > 0 ? argv[0].map { ASCIIText.string(cString: $0) } ?? "" : ""
+        return serve(argv0: argv0, arguments: arguments)
+    }
+
+    /// The last `/`-separated part of argv[0] (trailing slashes ignored; argv[0] itself when it
+    /// has no part), over bytes rather than `split` (docs/performance.md §4). A `/` followed by a
+    /// non-ASCII byte could join a combining mark into another character: then String decides.
+    static func baseName(_ argv0: String) -> String {
+        var copy = argv0
+        let cut: (Int, Int)? = copy.withUTF8 { b in
+            var hi = b.count
+            while hi > 0, b[hi - 1] == 0x2F { hi -= 1 }
+            var lo = hi
+            while lo > 0, b[lo - 1] != 0x2F { lo -= 1 }
+            var i = 0
+            while i < b.count { if b[i] >= 0x80 { return nil }; i += 1 }
+            return (lo, hi)
+        }
+        guard let (lo, hi) = cut else { return argv0.split(separator: "/").last.map(String.init) ?? argv0 }
+        guard hi > lo else { return argv0 }
+        if lo == 0, hi == argv0.utf8.count { return argv0 }
+        return String(decoding: Array(argv0.utf8)[lo..<hi], as: UTF8.self)
     }
 
     /// Serves the command if it can and returns its exit status; nil: run the full program.

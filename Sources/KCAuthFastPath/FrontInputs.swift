@@ -6,7 +6,7 @@ import KCAuthContract
 /// The real inputs of the front: the process environment, files read under the contract's
 /// rules, the clock.
 enum FrontInputs {
-    static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+    static func environment(_ name: String) -> String? { getenv(name).map { ASCIIText.string(cString: $0) } }
 
     /// A directory is checked (its outcome carries no bytes); a file is read.
     static func read(_ path: String, _ rule: FileRule) -> ContractFile.Outcome {

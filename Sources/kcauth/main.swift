@@ -9,7 +9,9 @@ import Glibc
 // helpers' `get`, `kcauth exec` — and for everything else the full program (kcauth-full,
 // dynamically linked: libsecret cannot be dlopen()ed from a static program) replaces this process,
 // seeing argv[0] as given (`git-credential-kcauth` and `docker-credential-kcauth` are links to it).
-if let status = FrontDispatch.serve(argv0: CommandLine.arguments.first ?? "", arguments: Array(CommandLine.arguments.dropFirst())) {
+// No top-level variables here: a global of main.swift is main-actor state, and its first use
+// starts Swift concurrency's executors (libdispatch), ≈0.1 MiB of the front's RSS.
+if let status = FrontDispatch.serveCommandLine() {
     exit(status)
 }
 exit(HandOff.toFullProgram())
