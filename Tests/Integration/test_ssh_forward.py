@@ -411,7 +411,8 @@ def test_forward_agent_with_plain_ssh_and_ssh_config_lines(kcauth, provider, rem
         r = plain_ssh(remote.kcauth, "token")
         assert r.returncode == 255 and "forwarding failed" in r.stderr, r
         # ...until the stale socket is removed, as docs/integrations.md says.
-        subprocess.run(["ssh", *remote.ssh_options, remote.destination, f"rm -f {remote_socket}"], check=True, timeout=60)
+        subprocess.run(["ssh", "-o", "ClearAllForwardings=yes", *remote.ssh_options, remote.destination,
+                        "rm -f .kcauth-forward/agent.sock"], check=True, timeout=60)
         r = plain_ssh(remote.kcauth, "token", "--id-token")
         assert r.returncode == 0 and r.stdout.count(".") == 2, r
         assert remote.contents_containing(token) == []
