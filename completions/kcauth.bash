@@ -53,7 +53,7 @@ _kcauth() {
         esac
         case $cur in
             -*) _kcauth_reply '-h --help --version --profile' ;;
-            *) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            *) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi
@@ -74,6 +74,7 @@ _kcauth() {
         use) flags='-h --help' values='' max=1 ;;
         exec) flags='--profile --env --min-valid --keep-fresh --token-file -h --help' values='--profile --env --min-valid --token-file' max=2 ;;
         ssh) flags='--profile --scope -h --help' values='--profile --scope' max=2 ;;
+        forward-agent) flags='--profile --scope --socket -h --help' values='--profile --scope --socket' max=0 ;;
         kubeconfig) flags='--profile --cluster --api-version --access-token --merge -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
         git-credential) flags='--profile -h --help' values='--profile' max=1 ;;
         docker-credential) flags='--profile -h --help' values='--profile' max=1 ;;
@@ -116,6 +117,7 @@ _kcauth() {
             'profiles -o' | 'profiles --output') _kcauth_reply 'text json' ;;
             'exec --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'ssh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
+            'forward-agent --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'kubeconfig --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'kubeconfig --api-version') _kcauth_reply 'v1 v1beta1' ;;
             'kubeconfig --merge') _kcauth_files ;;
@@ -141,7 +143,7 @@ _kcauth() {
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
-            help) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            help) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi

@@ -73,6 +73,7 @@ complete -c kcauth -n 'not __kcauth_command' -a profiles -d 'List the profiles a
 complete -c kcauth -n 'not __kcauth_command' -a use -d 'Make a profile the default'
 complete -c kcauth -n 'not __kcauth_command' -a exec -d 'Run a command with a fresh token in its environment'
 complete -c kcauth -n 'not __kcauth_command' -a ssh -d 'Connect with ssh and lend the remote host this session\'s tokens'
+complete -c kcauth -n 'not __kcauth_command' -a forward-agent -d 'Lend this session\'s tokens to plain ssh on a socket'
 complete -c kcauth -n 'not __kcauth_command' -a kubeconfig -d 'Print or merge a kubeconfig user that gets tokens from kcauth'
 complete -c kcauth -n 'not __kcauth_command' -a git-credential -d 'Credential helper for git (git-credential-kcauth)'
 complete -c kcauth -n 'not __kcauth_command' -a docker-credential -d 'Credential helper for docker (docker-credential-kcauth)'
@@ -179,6 +180,11 @@ complete -c kcauth -n '__kcauth_using ssh' -l profile -x -a '(__kcauth_profiles)
 complete -c kcauth -n '__kcauth_using ssh' -l scope -x -d 'Narrower scope for the tokens the remote host gets'
 complete -c kcauth -n '__kcauth_using ssh' -s h -l help -d 'Show help for this command'
 
+complete -c kcauth -n '__kcauth_using forward-agent' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to lend the remote host; repeatable'
+complete -c kcauth -n '__kcauth_using forward-agent' -l scope -x -d 'Narrower scope for the tokens the remote host gets'
+complete -c kcauth -n '__kcauth_using forward-agent' -l socket -x -d 'Where to create the socket (its directory: yours, 0700)'
+complete -c kcauth -n '__kcauth_using forward-agent' -s h -l help -d 'Show help for this command'
+
 complete -c kcauth -n '__kcauth_using kubeconfig' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using kubeconfig' -l cluster -x -d 'Also add a context pairing the user with this cluster'
 complete -c kcauth -n '__kcauth_using kubeconfig' -l api-version -x -a 'v1 v1beta1' -d 'client.authentication.k8s.io version of the exec plugin'
@@ -207,4 +213,4 @@ complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
-complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh kubeconfig git-credential docker-credential doctor setup-client completion help'
+complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help'

@@ -24,6 +24,7 @@ public enum CommandTable {
         UseCommand.self,
         ExecCommand.self,
         SSHCommand.self,
+        ForwardAgentCommand.self,
         KubeconfigCommand.self,
         GitCredentialCommand.self,
         DockerCredentialCommand.self,

@@ -93,7 +93,7 @@ def test_a_global_profile_before_the_command(complete, env):
 
 
 @pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "profiles",
-                                     "use", "exec", "ssh", "kubeconfig", "git-credential", "docker-credential",
+                                     "use", "exec", "ssh", "forward-agent", "kubeconfig", "git-credential", "docker-credential",
                                      "doctor", "setup-client", "completion", "help", "unlock", "lock", "passphrase"])
 def test_every_flag_of_each_command_and_nothing_else(complete, env, command):
     long, _ = help_flags(command, env)

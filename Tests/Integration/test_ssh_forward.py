@@ -377,3 +377,80 @@ def test_sigterm_to_kcauth_ssh_is_passed_on_and_everything_is_removed(kcauth, pr
     assert session and not pid_alive(session)
     assert forward_directories() == forwards_before
     assert local_forwards() == local_before
+
+
+def test_forward_agent_with_plain_ssh_and_ssh_config_lines(kcauth, provider, remote):
+    """`kcauth forward-agent` on its own, and plain ssh with the lines docs/integrations.md gives."""
+    login(kcauth, provider, "--storage", "file")
+    local_before = local_forwards()
+    # The one-time set-up on the remote host: a directory of the user's, closed to others.
+    remote_dir = remote.home / ".kcauth-forward"
+    subprocess.run(["su", "-s", "/bin/sh", "-c", f"mkdir -m 700 {remote_dir}", REMOTE_USER], check=True)
+    remote_socket = f"{remote_dir}/agent.sock"
+    agent = subprocess.Popen([str(BINARY), "forward-agent"], env=kcauth.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        path = agent.stdout.readline().strip()
+        assert path.endswith("/agent.sock") and stat_mode(path) == 0o600, (path, agent.poll())
+        assert stat_mode(os.path.dirname(path)) == 0o700
+        assert "plain ssh" in kcauth("status").stdout
+
+        def plain_ssh(*command):
+            return subprocess.run(["ssh", *remote.ssh_options, "-o", f"RemoteForward={remote_socket} {path}",
+                                   "-o", f"SetEnv=LC_KCAUTH_FORWARD={remote_socket}", "-o", "ExitOnForwardFailure=yes",
+                                   remote.destination, *command],
+                                  capture_output=True, text=True, timeout=60)
+
+        r = plain_ssh(remote.kcauth, "token")
+        assert r.returncode == 0, r
+        token = r.stdout.strip()
+        assert accepted_by_provider(provider, token)
+        assert re.search(r'destination="plain ssh" profile=default scope=- answer=access_token', forward_log(kcauth))
+        # A stock sshd leaves the socket behind (its StreamLocalBindUnlink is no; the client's
+        # applies to local forwards only): the next connection cannot forward to that path...
+        r = plain_ssh(remote.kcauth, "token")
+        assert r.returncode == 255 and "forwarding failed" in r.stderr, r
+        # ...until the stale socket is removed, as docs/integrations.md says.
+        subprocess.run(["ssh", "-o", "ClearAllForwardings=yes", *remote.ssh_options, remote.destination,
+                        "rm -f .kcauth-forward/agent.sock"], check=True, timeout=60)
+        r = plain_ssh(remote.kcauth, "token", "--id-token")
+        assert r.returncode == 0 and r.stdout.count(".") == 2, r
+        assert remote.contents_containing(token) == []
+
+        agent.send_signal(signal.SIGTERM)
+        assert agent.wait(timeout=10) == 0, agent.stderr.read()
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+            agent.wait()
+        shutil.rmtree(remote_dir, ignore_errors=True)
+    assert not os.path.exists(path) and not os.path.exists(os.path.dirname(path))
+    assert local_forwards() == local_before
+    assert "plain ssh" not in kcauth("status").stdout
+
+
+def test_forward_agent_socket_option_checks_its_directory(kcauth, tmp_path):
+    open_dir = tmp_path / "open"
+    open_dir.mkdir(mode=0o755)
+    os.chmod(open_dir, 0o755)
+    r = kcauth("forward-agent", "--socket", str(open_dir / "agent.sock"))
+    assert r.returncode == 2 and "chmod 700" in r.stderr, r
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    socket_path = private / "agent.sock"
+    agent = subprocess.Popen([str(BINARY), "forward-agent", "--socket", str(socket_path)], env=kcauth.env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert agent.stdout.readline().strip() == str(socket_path)
+        assert stat_mode(socket_path) == 0o600
+        agent.send_signal(signal.SIGHUP)
+        assert agent.wait(timeout=10) == 0, agent.stderr.read()
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+            agent.wait()
+    assert not socket_path.exists()
+
+
+def stat_mode(path):
+    return os.stat(path).st_mode & 0o777

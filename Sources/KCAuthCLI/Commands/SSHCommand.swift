@@ -43,12 +43,7 @@ enum SSHCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let arguments = try SSHArguments(command.positionals)
-        let named = command.allValues(forwardProfile)
-        var profiles: [String] = []
-        for name in named.isEmpty ? [try services.resolve(command).name] : named {
-            guard ProfileName.isValid(name) else { throw KCAuthError(.usage, "invalid profile name '\(Sanitize.oneLine(name, limit: 80))'") }
-            if !profiles.contains(name) { profiles.append(name) }
-        }
+        let profiles = try profiles(command, services)
         let scope = command.value(scope)
         if let scope { try InputText.check(scope, from: "--scope") }
 
@@ -65,6 +60,17 @@ enum SSHCommand: Command {
                                  directory: directory, environment: withoutForward(services.environment), console: services.console)
         let status = try session.run()
         if status != 0 { throw ReportedFailure(status: ExitStatus(code: status, meaning: "ssh's exit status")) }
+    }
+
+    /// The profiles to lend (--profile, repeatable; default: the profile kcauth would use).
+    static func profiles(_ command: ParsedCommand, _ services: Services) throws -> [String] {
+        let named = command.allValues(forwardProfile)
+        var profiles: [String] = []
+        for name in named.isEmpty ? [try services.resolve(command).name] : named {
+            guard ProfileName.isValid(name) else { throw KCAuthError(.usage, "invalid profile name '\(Sanitize.oneLine(name, limit: 80))'") }
+            if !profiles.contains(name) { profiles.append(name) }
+        }
+        return profiles
     }
 
     /// The laptop's own environment for ssh: a forward this kcauth was itself reached through

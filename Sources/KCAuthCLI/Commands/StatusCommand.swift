@@ -11,7 +11,8 @@ enum StatusCommand: Command {
         fixes a broken one. Reads the stored sessions only: no network. Exits with status 0 \
         when the selected profile (--profile, KCAUTH_PROFILE, else the default) is usable, \
         whatever the others' state; 4 when it needs a login; 5 when its storage cannot be read. \
-        The text report also lists the live forwards of `kcauth ssh` (destination, profiles, scope).
+        The text report also lists the live forwards of `kcauth ssh` and `kcauth forward-agent` \
+        (destination, profiles, scope).
         """,
         options: [CommandTable.profile, SessionOutput.option],
         examples: ["kcauth status", "kcauth status -o json | jq '.profiles[] | {profile, state}'"])
@@ -40,7 +41,7 @@ enum StatusCommand: Command {
     /// The live forwards, for the text report (none: nothing is added).
     static func forwards(_ records: [ForwardRecord]) -> String {
         guard !records.isEmpty else { return "" }
-        return "\nForwarded over ssh (kcauth ssh):\n" + records.map { record in
+        return "\nForwarded over ssh (kcauth ssh, kcauth forward-agent):\n" + records.map { record in
             "  \(ForwardLog.field(record.destination)): \(record.profiles.joined(separator: ", "))"
                 + (record.scope.map { " (scope \(ForwardLog.field($0)))" } ?? "") + ", since \(record.started), pid \(record.pid)\n"
         }.joined()
