@@ -162,24 +162,6 @@ public indirect enum ContractJSON: Sendable, Equatable {
             return .number(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
         }
 
-        mutating func hex4() -> UInt32? {
-            guard index + 4 <= bytes.count else { return nil }
-            var v: UInt32 = 0
-            for _ in 0..<4 {
-                let c = bytes[index]
-                let d: UInt32
-                switch c {
-                case 0x30...0x39: d = UInt32(c - 0x30)
-                case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-                case 0x61...0x66: d = UInt32(c - 0x61 + 10)
-                default: return nil
-                }
-                v = v * 16 + d
-                index += 1
-            }
-            return v
-        }
-
         mutating func string() -> String? {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
             index += 1
@@ -191,29 +173,7 @@ public indirect enum ContractJSON: Sendable, Equatable {
                 case UInt8(ascii: "\""):
                     return String(validating: out, as: UTF8.self)
                 case UInt8(ascii: "\\"):
-                    guard index < bytes.count else { return nil }
-                    let e = bytes[index]
-                    index += 1
-                    switch e {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(e)
-                    case UInt8(ascii: "b"): out.append(0x08)
-                    case UInt8(ascii: "f"): out.append(0x0C)
-                    case UInt8(ascii: "n"): out.append(0x0A)
-                    case UInt8(ascii: "r"): out.append(0x0D)
-                    case UInt8(ascii: "t"): out.append(0x09)
-                    case UInt8(ascii: "u"):
-                        guard var scalar = hex4() else { return nil }
-                        if (0xD800...0xDBFF).contains(scalar) {
-                            guard literal("\\u"), let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        } else if (0xDC00...0xDFFF).contains(scalar) {
-                            return nil
-                        }
-                        guard let s = Unicode.Scalar(scalar) else { return nil }
-                        out += Array(String(Character(s)).utf8)
-                    default:
-                        return nil
-                    }
+                    guard JSONEscape.decode(bytes, &index, into: &out) else { return nil }
                 case 0..<0x20:
                     return nil
                 default:

@@ -124,18 +124,10 @@ extension BrowserOpener {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // A fresh signal mask and default dispositions: kcauth may block or ignore signals
-        // (SIGINT handling, SIGPIPE), and a browser must not inherit that. Its own process
-        // group keeps a Ctrl-C aimed at kcauth from killing a browser it just started.
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // A fresh signal mask and default dispositions (SpawnSignals). Its own process group
+        // keeps a Ctrl-C aimed at kcauth from killing a browser it just started.
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        SpawnSignals.reset(&attributes, flags: Int32(POSIX_SPAWN_SETPGROUP))
 
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var pid = pid_t()

@@ -85,14 +85,7 @@ public final class EncryptedSecretStore: SecretStore {
 
     @discardableResult
     public func delete(profile: String) throws -> Bool {
-        let path = path(for: profile)
-        guard unlink(path) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return false }
-            throw PrivateFile.failure("remove", path)
-        }
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
-        return true
+        try PrivateFile.remove(path(for: profile), in: directory)
     }
 
     // MARK: Unlock, lock, passphrase

@@ -25,13 +25,7 @@ public struct FileProfileLock: ProfileLock {
     public func path(profile: String) -> String { (directory ?? "") + "/" + namespace + "-" + profile + ".lock" }
 
     public func withLock<T>(profile: String, timeout: Double, _ body: () throws -> T) throws -> T {
-        guard let directory else { throw Self.noPlace() }
-        do {
-            try AtomicFile.makeDirectory(directory)
-            try PrivateFile.checkDirectory(directory, repair: true)
-        } catch let error as KCAuthError {
-            throw KCAuthError(.configuration, error.message, hint: error.hint)
-        }
+        let directory = try Self.prepare(directory)
         let path = path(profile: profile)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
@@ -58,6 +52,20 @@ public struct FileProfileLock: ProfileLock {
         }
         defer { flock(fd, LOCK_UN) }
         return try body()
+    }
+
+    /// The lock directory made (0700) and checked: ours, closed to others. Shared by every lock
+    /// and by the private run directories in it.
+    @discardableResult
+    static func prepare(_ directory: String?) throws -> String {
+        guard let directory else { throw noPlace() }
+        do {
+            try AtomicFile.makeDirectory(directory)
+            try PrivateFile.checkDirectory(directory, repair: true)
+        } catch let error as KCAuthError {
+            throw KCAuthError(.configuration, error.message, hint: error.hint)
+        }
+        return directory
     }
 
     /// Neither `/run/user/UID` nor a home directory in the password database.

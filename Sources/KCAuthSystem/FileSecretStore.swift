@@ -52,15 +52,7 @@ public struct FileSecretStore: SecretStore {
 
     @discardableResult
     public func delete(profile: String) throws -> Bool {
-        let path = path(for: profile)
-        guard unlink(path) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return false }
-            throw PrivateFile.failure("remove", path)
-        }
-        // Make the removal durable, like the write that created it.
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 { fsync(fd); close(fd) }
-        return true
+        try PrivateFile.remove(path(for: profile), in: directory)
     }
 
     /// AtomicFile reports `configuration` (it also writes the config file); for the session

@@ -46,13 +46,7 @@ public struct FileSignInLock: SignInLock {
     }
 
     private func open(profile: String) throws -> Int32 {
-        guard let directory else { throw FileProfileLock.noPlace() }
-        do {
-            try AtomicFile.makeDirectory(directory)
-            try PrivateFile.checkDirectory(directory, repair: true)
-        } catch let error as KCAuthError {
-            throw KCAuthError(.configuration, error.message, hint: error.hint)
-        }
+        try FileProfileLock.prepare(directory)
         let path = path(profile: profile)
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {

@@ -44,6 +44,18 @@ enum PrivateFile {
         }
     }
 
+    /// Removes a private file and makes the removal durable (the directory synced), like the
+    /// write that created it; false when there was none.
+    static func remove(_ path: String, in directory: String) throws -> Bool {
+        guard unlink(path) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return false }
+            throw failure("remove", path)
+        }
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 { fsync(fd); close(fd) }
+        return true
+    }
+
     static func refuse(_ path: String, _ what: String, fix: String) -> KCAuthError {
         KCAuthError(.storageUnavailable, "refusing to use \(path): it \(what)", hint: fix)
     }

@@ -8,13 +8,7 @@ import KCAuthCore
 /// (ours, 0700) first.
 public enum PrivateRunDirectory {
     public static func create(prefix: String) throws -> String {
-        guard let base = Paths.lockDirectory() else { throw FileProfileLock.noPlace() }
-        do {
-            try AtomicFile.makeDirectory(base)
-            try PrivateFile.checkDirectory(base, repair: true)
-        } catch let error as KCAuthError {
-            throw KCAuthError(.configuration, error.message, hint: error.hint)
-        }
+        let base = try FileProfileLock.prepare(Paths.lockDirectory())
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw KCAuthError(.configuration, "cannot create a directory in \(base): \(String(cString: strerror(errno)))")
