@@ -27,11 +27,6 @@ import KCAuthContract
 ///   (``SessionMark``), valid for the default `--min-valid`;
 /// - the chosen format can be rendered byte for byte as the full program does (``FastTokenOutput``).
 public enum FastTokenPath {
-    /// Whether the program was invoked as `kcauth` (argv[0], any directory): only that name means
-    /// the kcauth commands; a symlink such as `git-credential-kcauth` is dispatched by the full program.
-    public static func servesName(_ argv0: String) -> Bool {
-        argv0 == "kcauth" || argv0.hasSuffix("/kcauth")
-    }
 
     /// The real process: argv (without the program name), the environment, the files, the clock.
     /// Returns the exit status when the token was printed, nil to run the full program.

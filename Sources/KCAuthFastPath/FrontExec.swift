@@ -73,28 +73,14 @@ enum FrontExec {
         for variable in request.variables where !entries.contains(where: { $0.hasPrefix(variable + "=") }) {
             entries.append(variable + "=" + cached.record.accessToken)
         }
-        // Dispositions set to "ignore" and blocked signals survive exec: hand the command the
-        // defaults a freshly started program expects.
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2] { signal(sig, SIG_DFL) }
-        var none = sigset_t()
-        sigemptyset(&none)
         let argv = request.command.map { strdup($0) } + [nil]
         let envp = entries.map { strdup($0) } + [nil]
-        var original = sigset_t()
-        pthread_sigmask(SIG_SETMASK, &none, &original)
-        for candidate in candidates(request.command[0], searchPath: path) {
+        var original = CommandExec.resetSignals()   // the full program's signal state (ProcessReplacement)
+        for candidate in CommandExec.candidates(request.command[0], searchPath: path) {
             execve(candidate, argv, envp)
         }
         // Not started: the full program searches again and reports it (127 or 126, as `env`).
         pthread_sigmask(SIG_SETMASK, &original, nil)
         for pointer in argv + envp { free(pointer) }
-    }
-
-    /// The full program's search (`ProcessReplacement.candidates`): a name with a `/` as it is,
-    /// else each `PATH` entry (an empty one is `.`), else the default path.
-    static func candidates(_ name: String, searchPath: String?) -> [String] {
-        if name.contains("/") { return [name] }
-        return (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
-            .map { ($0.isEmpty ? "." : String($0)) + "/" + name }
     }
 }

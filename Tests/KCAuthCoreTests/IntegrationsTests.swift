@@ -179,10 +179,11 @@ import Testing
     }
 
     @Test func theFirstProfileListingTheHostServesIt() {
-        let profiles = [("a", [CredentialHost("x.test")!]), ("b", [CredentialHost("y.test")!, CredentialHost("x.test")!])]
-        #expect(HostRouting.profile(for: CredentialHost("y.test")!, among: profiles) == "b")
-        #expect(HostRouting.profile(for: CredentialHost("x.test")!, among: profiles) == "a")
-        #expect(HostRouting.profile(for: CredentialHost("z.test")!, among: profiles) == nil)
+        // The one routing rule both programs use (KCAuthContract's HelperRule), with nothing picked.
+        let profiles = [("a", [CredentialHost("x.test")!.rule]), ("b", [CredentialHost("y.test")!.rule, CredentialHost("x.test")!.rule])]
+        #expect(HelperRule.profile(for: CredentialHost("y.test")!.rule, picked: nil, profiles: profiles) == "b")
+        #expect(HelperRule.profile(for: CredentialHost("x.test")!.rule, picked: nil, profiles: profiles) == "a")
+        #expect(HelperRule.profile(for: CredentialHost("z.test")!.rule, picked: nil, profiles: profiles) == nil)
     }
 
     @Test func profileSettingsReadHostsAndUsernameAndRejectBadOnes() throws {

@@ -118,13 +118,15 @@ import Glibc
                 == .failure(.unsafe(path: tree.sibling, reason: "it is owned by another user (uid \(owner))")))
     }
 
+    /// The name the front answers as (FrontDispatch): `kcauth` means the kcauth commands, the
+    /// helpers' names mean their command, any other name is the full program's to dispatch.
     @Test func onlyTheNameKcauthServesTheFastPath() {
-        #expect(FastTokenPath.servesName("kcauth"))
-        #expect(FastTokenPath.servesName("/usr/bin/kcauth"))
-        #expect(FastTokenPath.servesName("./.build/debug/kcauth"))
-        #expect(!FastTokenPath.servesName("git-credential-kcauth"))
-        #expect(!FastTokenPath.servesName("/usr/bin/docker-credential-kcauth"))
-        #expect(!FastTokenPath.servesName("kcauth-full"))
-        #expect(!FastTokenPath.servesName(""))
+        #expect(FrontDispatch.arguments(argv0: "kcauth", []) == [])
+        #expect(FrontDispatch.arguments(argv0: "/usr/bin/kcauth", []) == [])
+        #expect(FrontDispatch.arguments(argv0: "./.build/debug/kcauth", []) == [])
+        #expect(FrontDispatch.arguments(argv0: "git-credential-kcauth", []) == ["git-credential"])
+        #expect(FrontDispatch.arguments(argv0: "/usr/bin/docker-credential-kcauth", []) == ["docker-credential"])
+        #expect(FrontDispatch.arguments(argv0: "kcauth-full", []) == nil)
+        #expect(FrontDispatch.arguments(argv0: "", []) == nil)
     }
 }
