@@ -415,12 +415,14 @@ def _walk(driver, auth_url, username, password, action, target, timeout, result)
             logged_in = True
             _first(driver, "#kc-form-login [name=username]").send_keys(username)
             _first(driver, "#kc-form-login [name=password]").send_keys(password)
-            _first(driver, "#kc-form-login [name=login]").click()  # waits for the navigation
+            _first(driver, "#kc-form-login [name=login]").click()
+            _wait_replaced(form, deadline)  # a click may return before the next page is there
             continue
         consent = _first(driver, "#kc-oauth")
         if consent is not None and result["consent"] is None:
             result["consent"] = action
             _first(driver, "#kc-login" if action == "approve" else "#kc-cancel").click()
+            _wait_replaced(consent, deadline)
             continue
         error = _first(driver, "#kc-error-message")
         if error is not None:
@@ -432,6 +434,18 @@ def _walk(driver, auth_url, username, password, action, target, timeout, result)
         # A redirect or the callback's answer is still on its way (kcauth answers only after it
         # has redeemed the code): wait a moment and look again.
         time.sleep(0.1)
+
+
+def _wait_replaced(element, deadline):
+    """Until `element`'s page has been replaced by the next one, or the deadline. Under load a
+    click returns before the navigation: looking again at once would find the old form and take
+    it for a rejected login."""
+    while time.monotonic() < deadline:
+        try:
+            element.tag_name   # raises once the element's document is gone
+        except Exception:
+            return
+        time.sleep(0.05)
 
 
 def _record_landing(driver, artifacts, result):
