@@ -39,6 +39,16 @@ public struct Adapters: Sendable {
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
+    // MARK: integrations (helper A: git and docker helpers, exec, kubeconfig)
+    /// Standard input, for the git and docker credential helpers' requests.
+    public var standardInput: any StandardInputSource = SystemStandardInput()
+    /// The user's command for `exec` (replaced into, or started and watched with `--keep-fresh`).
+    public var launcher: any CommandLauncher = SystemCommandLauncher()
+    /// The token file of `exec --keep-fresh`.
+    public var tokenFiles: any TokenFiles = SystemTokenFiles()
+    /// The kubeconfig file `kubeconfig --merge` rewrites.
+    public var kubeconfigFiles: any KubeconfigFiles = SystemKubeconfigFiles()
+
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
                 secretStore: @escaping @Sendable (StorageKind, @escaping @Sendable (String) -> Void) -> any SecretStore,

@@ -1,4 +1,5 @@
 import Glibc
+import KCAuth
 import KCAuthContract
 import KCAuthCore
 import KCAuthSystem
@@ -43,7 +44,7 @@ struct ForwardAgent {
             // A credential helper: the forwarded profile whose `hosts` lists the server, by the
             // laptop's configuration and the same rule as the local helpers.
             guard let host = CredentialHost(text),
-                  let helper = try? HelperProfiles.load(services),
+                  let helper = try? HelperProfiles(services.context),
                   let name = HelperRule.profile(for: host.rule, picked: request.profile,
                                                 profiles: helper.profiles.filter { profiles.contains($0.name) }
                                                     .map { ($0.name, ($0.settings.hosts ?? []).map(\.rule)) }) else {

@@ -17,6 +17,7 @@ enum LoginHint {
         switch error.remedy {
         case .signIn(let profile)?: return command(profile: profile)
         case .signInAgain(let profile)?: return command(profile: profile) + " again"
+        case .addEntryByHand?: return "add the entry printed by `kcauth kubeconfig` by hand"
         case nil: return nil
         }
     }

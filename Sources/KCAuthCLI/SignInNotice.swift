@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthContract
 import KCAuthCore
 
@@ -19,10 +20,10 @@ enum SignInNotice {
         let profile: String
         switch error.remedy {
         case .signIn(let name)?, .signInAgain(let name)?: profile = name
-        case nil: return
+        case .addEntryByHand?, nil: return
         }
         let helper = command == GitCredentialCommand.spec.name || command == DockerCredentialCommand.spec.name
-        let kubectlBatch = (try? KubectlLogin.execInfo(services)).map { services.environment[KubernetesExecInfo.variable] != nil && !$0.interactive } ?? false
+        let kubectlBatch = (try? KubectlLogin.execInfo(services.environment)).map { services.environment[KubernetesExecInfo.variable] != nil && !$0.interactive } ?? false
         guard helper || kubectlBatch || !personPresent(services), enabled(profile: profile, services) else { return }
         services.context.adapters.reminder().remind(profile: profile)
     }

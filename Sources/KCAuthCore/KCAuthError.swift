@@ -70,6 +70,8 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signIn(profile: String)
         /// Start the sign-in over (a device code expired, a flow was interrupted).
         case signInAgain(profile: String)
+        /// A kubeconfig kcauth cannot edit: add its entries by hand.
+        case addEntryByHand
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -25,14 +25,13 @@ import Testing
 
 @Suite struct KubeconfigTests {
     @Test func theUserEntryRunsKcauthTokenWithTheIDTokenByDefault() {
-        let entry = KubeconfigEntry(profile: "work", version: .v1, cluster: "prod")
-        #expect(entry.args == ["token", "--profile", "work", "--id-token", "-o", "exec-credential"])
+        let entry = KubeconfigEntry(profile: "work", version: .v1, cluster: "prod", args: ["token", "work"])
+        #expect(entry.fragment.contains("      command: kcauth\n      args:\n      - token\n      - work\n"))
         #expect(entry.fragment.contains("      apiVersion: client.authentication.k8s.io/v1\n"))
         #expect(entry.fragment.contains("interactiveMode: IfAvailable"))
         #expect(entry.fragment.hasSuffix("contexts:\n- context:\n    cluster: prod\n    user: kcauth-work\n  name: prod-work\n"))
-        let old = KubeconfigEntry(profile: "work", version: .v1beta1, accessToken: true)
+        let old = KubeconfigEntry(profile: "work", version: .v1beta1, args: ["token"])
         #expect(!old.fragment.contains("interactiveMode"), "kubectl < 1.26 rejects the key in v1beta1")
-        #expect(!old.args.contains("--id-token"))
     }
 
     @Test func namesThatYAMLWouldMisreadAreQuoted() {
@@ -59,7 +58,7 @@ import Testing
     """
 
     @Test func mergeReplacesTheEntryOfTheSameNameAndKeepsEverythingElse() throws {
-        let entry = KubeconfigEntry(profile: "work", cluster: "prod")
+        let entry = KubeconfigEntry(profile: "work", cluster: "prod", args: Self.args)
         var editor = KubeconfigEditor(text: Self.kubectlWritten)
         try editor.upsert(section: "users", name: entry.userName, item: entry.userItem)
         try editor.upsert(section: "contexts", name: entry.contextName!, item: entry.contextItem!)
@@ -81,31 +80,40 @@ import Testing
     }
 
     @Test func aJSONKubeconfigStaysJSONWithTheEntriesReplacedByName() throws {
-        let entry = KubeconfigEntry(profile: "work", cluster: "prod")
+        let entry = KubeconfigEntry(profile: "work", cluster: "prod", args: Self.args)
         let old = #"{"kind":"Config","users":[{"name":"alice","user":{"token":"abc"}},{"name":"kcauth-work","user":{"token":"stale"}}],"contexts":null}"#
-        let once = try KubeconfigMerge.merged(entry, into: "\n " + old)
+        let once = try KubeconfigText.merged(entry, into: "\n " + old)
         let doc = try #require(JSONValue.parse(Array(once.utf8)))
         #expect(doc["users"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == ["alice", "kcauth-work"])
         // Parsed objects come back with sorted keys: compare parsed with parsed.
         func reparsed(_ value: JSONValue?) -> JSONValue? { value.flatMap { JSONValue.parse(Array($0.compact.utf8)) } }
         #expect(doc["users"]?.arrayValue?.last == reparsed(entry.userObject) && !once.contains("stale"))
         #expect(doc["contexts"]?.arrayValue?.first == reparsed(entry.contextObject))
-        #expect(try KubeconfigMerge.merged(entry, into: once) == once, "merging twice changes nothing")
-        #expect(throws: KCAuthError.self) { try KubeconfigMerge.merged(entry, into: "{\"users\": ") }
-        #expect(throws: KCAuthError.self) { try KubeconfigMerge.merged(entry, into: #"{"users": {"a": 1}}"#) }
+        #expect(try KubeconfigText.merged(entry, into: once) == once, "merging twice changes nothing")
+        #expect(throws: KCAuthError.self) { try KubeconfigText.merged(entry, into: "{\"users\": ") }
+        #expect(throws: KCAuthError.self) { try KubeconfigText.merged(entry, into: #"{"users": {"a": 1}}"#) }
     }
 
     @Test func aMissingOrBlankFileBecomesAYAMLKubeconfig() throws {
-        let entry = KubeconfigEntry(profile: "work")
+        let entry = KubeconfigEntry(profile: "work", args: Self.args)
         for old in [nil, "", "\n"] as [String?] {
-            #expect(try KubeconfigMerge.merged(entry, into: old).hasPrefix("apiVersion: v1\nkind: Config\nusers:\n- name: kcauth-work\n"))
+            #expect(try KubeconfigText.merged(entry, into: old).hasPrefix("apiVersion: v1\nkind: Config\nusers:\n- name: kcauth-work\n"))
         }
     }
 
     @Test func aFlowStyleListIsRefusedNotGuessed() {
         var editor = KubeconfigEditor(text: "users: [{name: a, user: {}}]\n")
         #expect(throws: KCAuthError.self) { try editor.upsert(section: "users", name: "b", item: ["- name: b"]) }
+        do {
+            try editor.upsert(section: "users", name: "b", item: ["- name: b"])
+        } catch let error as KCAuthError {
+            #expect(error.remedy == .addEntryByHand && error.hint == nil, "the remedy is typed; the CLI says it")
+        } catch {
+            Issue.record("\(error)")
+        }
     }
+
+    static let args = ["token", "work"]
 }
 
 @Suite struct GitCredentialTests {
@@ -160,9 +168,9 @@ import Testing
     }
 
     @Test func dockerServerURLsSayTheirSchemeAndDefaultToHTTPS() {
-        #expect(DockerCredential.scheme(ofServerURL: "registry.example.test:5000") == "https")
-        #expect(DockerCredential.scheme(ofServerURL: "HTTP://registry.example.test/v2/") == "http")
-        #expect(DockerCredential.scheme(ofServerURL: "https://index.docker.io/v1/\n") == "https")
+        #expect(DockerCredentialWire.scheme(ofServerURL: "registry.example.test:5000") == "https")
+        #expect(DockerCredentialWire.scheme(ofServerURL: "HTTP://registry.example.test/v2/") == "http")
+        #expect(DockerCredentialWire.scheme(ofServerURL: "https://index.docker.io/v1/\n") == "https")
     }
 }
 
@@ -195,10 +203,10 @@ import Testing
     }
 
     @Test func dockerServerURLsReduceToTheirHost() {
-        #expect(DockerCredential.host(ofServerURL: "https://registry.example.test/v1/") == CredentialHost("registry.example.test"))
-        #expect(DockerCredential.host(ofServerURL: " registry.example.test:5000\n") == CredentialHost("registry.example.test:5000"))
-        #expect(DockerCredential.host(ofServerURL: "user@registry.example.test") == nil)
-        #expect(DockerCredential.getAnswer(serverURL: "r.test", username: "u", secret: "s") == #"{"ServerURL":"r.test","Username":"u","Secret":"s"}"# + "\n")
+        #expect(DockerCredentialWire.host(ofServerURL: "https://registry.example.test/v1/") == CredentialHost("registry.example.test"))
+        #expect(DockerCredentialWire.host(ofServerURL: " registry.example.test:5000\n") == CredentialHost("registry.example.test:5000"))
+        #expect(DockerCredentialWire.host(ofServerURL: "user@registry.example.test") == nil)
+        #expect(DockerCredentialWire.getAnswer(serverURL: "r.test", username: "u", secret: "s") == #"{"ServerURL":"r.test","Username":"u","Secret":"s"}"# + "\n")
     }
 }
 
@@ -207,19 +215,5 @@ import Testing
         #expect(try CurlConfig.header(bearer: "a.b-c_d") == "header = \"Authorization: Bearer a.b-c_d\"\n")
         #expect(try CurlConfig.header(bearer: #"a"b\c"#) == #"header = "Authorization: Bearer a\"b\\c""# + "\n")
         #expect(throws: KCAuthError.self) { try CurlConfig.header(bearer: "a\nurl = \"http://evil\"") }
-    }
-
-    @Test func envSpecsNameAVariableAndWhichToken() throws {
-        #expect(try ExecVariable(parsing: "API_TOKEN") == ExecVariable(name: "API_TOKEN", value: .access))
-        #expect(try ExecVariable(parsing: "_x1=id") == ExecVariable(name: "_x1", value: .id))
-        for bad in ["", "1A", "A-B", "A=", "A=refresh", "Ä"] {
-            #expect(throws: KCAuthError.self, "\(bad)") { try ExecVariable(parsing: bad) }
-        }    }
-
-    @Test func envRefusesVariablesThatChangeHowTheCommandRuns() throws {
-        for name in ["PATH", "PATH=id", "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "BASH_ENV", "IFS"] {
-            #expect(throws: KCAuthError.self, "\(name)") { try ExecVariable(parsing: name) }
-        }
-        #expect(try ExecVariable(parsing: "MY_PATH").name == "MY_PATH", "only the exact names and the LD_ family")
     }
 }

@@ -1,6 +1,6 @@
+import KCAuth
 import KCAuthContract
 import KCAuthCore
-import KCAuthSystem
 
 /// `kcauth exec -- CMD`: run a program with a fresh token in its environment.
 enum ExecCommand: Command {
@@ -46,19 +46,9 @@ enum ExecCommand: Command {
         if command.value(tokenFile) != nil { throw KCAuthError(.usage, "--token-file needs --keep-fresh") }
         let minValid = try TokenCommand.seconds(command, TokenCommand.minValid, default: TokenDefaults.minValid)
         let specs = command.allValues(env)
-        let variables = try (specs.isEmpty ? [ExecVariable.defaultName] : specs).map(ExecVariable.init(parsing:))
-        var environment = services.environment
-        // A forwarded session (`kcauth ssh`) answers from the laptop; nothing is resolved here.
-        let profile = ForwardedSession.announced(services) ? nil : try services.resolve(command)
-        for kind in ExecVariable.Value.allCases where variables.contains(where: { $0.value == kind }) {
-            let (name, token) = try freshToken(command, profile: profile, minValid: minValid, idToken: kind == .id, services: services)
-            guard let value = kind == .id ? token.idToken : token.accessToken else {
-                throw KCAuthError(.loginRequired, "the session of profile '\(name)' has no ID token", remedy: .signIn(profile: name))
-            }
-            for variable in variables where variable.value == kind { environment[variable.name] = value }
-        }
+        let variables = try (specs.isEmpty ? [ExecVariable.defaultName] : specs).map(variable(parsing:))
         do {
-            try ProcessReplacement.exec(command.positionals, environment: environment)
+            try services.context.exec(try tokens(command, services)).run(command.positionals, variables: variables, minValid: minValid)
         } catch let failure as CommandStartFailure {
             // 127 or 126, as `env` gives: not one of kcauth's own statuses, so reported here.
             services.console.err(ErrorPresenter.line(failure.error) + "\n")
@@ -78,19 +68,52 @@ enum ExecCommand: Command {
             try InputText.check(given, from: "--token-file")
             if !given.hasPrefix("/") { path = (services.context.adapters.workingDirectory ?? ".") + "/" + given }
         }
-        let profile = ForwardedSession.announced(services) ? nil : try services.resolve(command)
-        let status = try KeepFresh(command: command.positionals, environment: services.environment, minValid: minValid, tokenFile: path,
-                                   fetch: { try freshToken(command, profile: profile, minValid: $0, idToken: false, services: services).1 },
-                                   clock: services.context.clock, console: services.console).run()
-        try KeepFresh.exit(like: status)
+        let keepFresh = services.context.keepFresh(try tokens(command, services))
+        let status: Int32
+        do {
+            status = try keepFresh.run(command.positionals, minValid: minValid, tokenFile: path) { event in
+                switch event {
+                case .renewalFailed(let path, let error):
+                    services.console.err("kcauth: could not renew the token in \(path): \(error.message); trying again\n")
+                }
+            }
+        } catch let failure as CommandStartFailure {
+            services.console.err("error: cannot run '\(Sanitize.oneLine(command.positionals[0], limit: 200))'\n")
+            throw ReportedFailure(status: ExitStatus(code: failure.status, meaning: "the command could not be started"))
+        }
+        let code = keepFresh.end(like: status)
+        if code != 0 { throw ReportedFailure(status: ExitStatus(code: code, meaning: "the command's exit status")) }
     }
 
-    private static func freshToken(_ command: ParsedCommand, profile: ResolvedProfile?, minValid: Double, idToken: Bool,
-                                   services: Services) throws -> (String, IssuedToken) {
-        guard let profile else {
-            let forwarded = try ForwardedSession.token(command, services, minValid: minValid, idToken: idToken)!
-            return (forwarded.profile, forwarded.token)
+    /// The profile's tokens, or (a forwarded session of `kcauth ssh`) the laptop's: then nothing
+    /// is resolved here.
+    private static func tokens(_ command: ParsedCommand, _ services: Services) throws -> ExecTokens {
+        guard ForwardedSession.announced(services) else {
+            return ExecTokens(context: services.context, profile: try services.resolve(command), forwarded: nil)
         }
-        return (profile.name, try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: minValid, idToken: idToken)))
+        return ExecTokens(context: services.context, profile: nil, forwarded: { minValid, idToken in
+            try ForwardedSession.token(command, services, minValid: minValid, idToken: idToken)!
+        })
+    }
+
+    /// One `--env`: `NAME` (the access token) or `NAME=id` (the ID token).
+    static func variable(parsing spec: String) throws -> ExecVariable {
+        let parts = spec.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0])
+        // POSIX portable names: what every shell and `env` can pass on.
+        guard ExecVariableRule.isPortableName(name) else {
+            throw KCAuthError(.usage, "--env takes a variable name (letters, digits, '_'), not '\(Sanitize.oneLine(spec, limit: 80))'")
+        }
+        // Variables the dynamic loader, the C library or a shell act on before COMMAND's own
+        // code runs: a token there would replace the command search path or name a library.
+        guard !ExecVariableRule.changesHowTheChildRuns(name) else {
+            throw KCAuthError(.usage, "--env \(name): kcauth does not put a token in a variable that changes how COMMAND runs",
+                              hint: "name another variable, such as --env \(ExecVariable.defaultName)")
+        }
+        guard parts.count == 2 else { return ExecVariable(name: name, value: .access) }
+        guard let value = ExecVariable.Value(rawValue: String(parts[1])) else {
+            throw KCAuthError(.usage, "--env \(name)=\(Sanitize.oneLine(String(parts[1]), limit: 40)): use \(name)=access or \(name)=id")
+        }
+        return ExecVariable(name: name, value: value)
     }
 }

@@ -1,6 +1,5 @@
-import KCAuthContract
+import KCAuth
 import KCAuthCore
-import KCAuthSystem
 
 /// `kcauth git-credential get|store|erase` (also run as `git-credential-kcauth`): git's
 /// credential helper protocol (gitcredentials(7), git-credential(1)).
@@ -23,7 +22,7 @@ enum GitCredentialCommand: Command {
         rejected) refreshes the token; `store` does nothing: the session is kept by `kcauth login`.
         """,
         usage: "{get|store|erase} [flags]",
-        options: [HelperProfiles.helperProfileOption],
+        options: [HelperOptions.profile],
         positionals: ["ACTION"],
         examples: [
             // For one URL: a helper for every URL would be asked by every server git talks to.
@@ -31,62 +30,13 @@ enum GitCredentialCommand: Command {
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        guard let action = command.positionals.first else {
+        guard let word = command.positionals.first else {
             throw KCAuthError(.usage, "git-credential needs an action: get, store or erase")
         }
         // git may grow new actions: a helper ignores the ones it does not know.
-        guard action == "get" || action == "erase" else {
-            if action == "store" { _ = try StandardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true) }
-            return
-        }
-        let request = try GitCredentialRequest(parsing: StandardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true))
-        guard request.isSafeTransport, let host = request.host else { return }
-        if ForwardedSession.announced(services) { return try forwarded(action, request, host, command, services) }
-        let profiles = try HelperProfiles.load(services)
-        guard let profile = try profiles.profile(for: host, command, services) else { return }
-
-        if action == "erase" {
-            // git erases the credential the server rejected: if it is the current token, get a
-            // new one now, so git's next `get` does not hand out the rejected one again.
-            guard let rejected = request.password ?? request.fields["credential"],
-                  let current = try? freshToken(profile: profile, force: false, services: services), current.accessToken == rejected
-            else { return }
-            services.context.invalidateCachedToken(profile: profile.name)
-            _ = try freshToken(profile: profile, force: true, services: services)
-            return
-        }
-        // The user name git sent (from the URL) is git's input, not the provider's answer: a bad
-        // one is said to be that, before any token is fetched.
-        let sent = request.username.flatMap { $0.isEmpty ? nil : $0 }
-        if let sent, !GitCredentialAnswer.isLineSafe(sent) {
-            throw KCAuthError(.usage, "the username in git's credential request is not one line of printable characters",
-                              hint: "check the user name in the repository's URL")
-        }
-        let token = try freshToken(profile: profile, force: false, services: services)
-        let username = sent ?? profiles.username(of: profile.name)
-        guard GitCredentialAnswer.isLineSafe(token.accessToken) else {
-            throw KCAuthError(.invalidResponse, "the provider's access token cannot go into git's credential protocol")
-        }
-        services.console.out(GitCredentialAnswer(username: username, token: token.accessToken, expiresAt: token.expiresAt,
-                                                 bearer: request.acceptsAuthType).text)
-    }
-
-    /// Over `kcauth ssh`: the laptop picks the profile and gives the token; `erase` has nothing
-    /// to forget here (nothing is stored on this host).
-    private static func forwarded(_ action: String, _ request: GitCredentialRequest, _ host: CredentialHost, _ command: ParsedCommand,
-                                  _ services: Services) throws {
-        guard action == "get",
-              let answer = try ForwardedSession.helperToken(services, picked: HelperProfiles.picked(command, services), host: host) else { return }
-        let sent = request.username.flatMap { $0.isEmpty ? nil : $0 }
-        let username = sent ?? answer.username ?? IntegrationSettings.defaultUsername
-        guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken) else {
-            throw KCAuthError(.invalidResponse, "the forwarded answer cannot go into git's credential protocol")
-        }
-        services.console.out(GitCredentialAnswer(username: username, token: answer.token.accessToken, expiresAt: answer.token.expiresAt,
-                                                 bearer: request.acceptsAuthType).text)
-    }
-
-    private static func freshToken(profile: ResolvedProfile, force: Bool, services: Services) throws -> IssuedToken {
-        try services.context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid, force: force))
+        guard let action = GitCredential.Action(rawValue: word) else { return }
+        let helper = services.context.gitCredential(option: command.value(HelperOptions.profile), forwarded: HelperOptions.forwarded(services))
+        guard let answer = try helper.run(action) else { return }
+        services.console.out(answer.text)
     }
 }

@@ -1,5 +1,5 @@
+import KCAuth
 import KCAuthCore
-import KCAuthSystem
 
 /// `kcauth kubeconfig`: the kubeconfig user entry whose exec plugin is `kcauth token`, printed
 /// or merged into a kubeconfig file.
@@ -41,13 +41,20 @@ enum KubeconfigCommand: Command {
         }
         let entry = KubeconfigEntry(profile: profile,
                                     version: command.value(apiVersion).flatMap(ExecCredentialVersion.init(shortName:)) ?? .v1,
-                                    cluster: command.value(cluster), accessToken: command.flag(accessToken))
+                                    cluster: command.value(cluster), args: tokenArguments(profile: profile, accessToken: command.flag(accessToken)))
         guard let path = command.value(merge) else {
             services.console.out(entry.fragment)
             return
         }
-        let hadFile = try KubeconfigFile.update(path) { try KubeconfigMerge.merged(entry, into: $0) }
+        let hadFile = try services.context.kubeconfigMerge().run(entry, into: path)
         services.console.err("Wrote user '\(entry.userName)'\(entry.contextName.map { " and context '\($0)'" } ?? "") to \(path)"
                              + (!hadFile ? ".\n" : " (previous file in \(path).bak).\n"))
+    }
+
+    /// What kubectl runs: `kcauth token` for the profile, printing an ExecCredential with the
+    /// ID token (Kubernetes' OIDC authenticator checks it) or the access token.
+    static func tokenArguments(profile: String, accessToken: Bool) -> [String] {
+        [TokenCommand.spec.name, "--" + CommandTable.profile.long, profile] + (accessToken ? [] : ["--" + TokenOutput.idToken.long])
+            + ["-\(TokenOutput.option.short!)", TokenOutput.execCredential.rawValue]
     }
 }

@@ -57,19 +57,9 @@ enum LoginCommand: Command {
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        try run(command, services, kubectl: false)
-    }
-
-    /// `kubectl`: signing in for `kcauth token -o exec-credential` (``KubectlLogin``): nothing is
-    /// said about a session found, the caller prints the token.
-    static func run(_ command: ParsedCommand, _ services: Services, kubectl: Bool) throws {
         let flowOptions = try LoginFlowOptions(command)
         let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
-        var chosen = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
-        if try EncryptedStoreOffer.accepted(chosen, services) {
-            chosen.storage = Setting(.encrypted, .flag, origin: "your answer")
-        }
-        let profile = chosen
+        let profile = try prepare(try services.context.resolve(flags), flags: flags, services)
         guard profile.issuer != nil else {
             throw KCAuthError(.usage, "no issuer for profile '\(profile.name)'", hint: "pass --issuer URL, or --server URL --realm NAME")
         }
@@ -80,12 +70,11 @@ enum LoginCommand: Command {
         let authorization = try LoginRequestOptions.oneOff(command)
         let remembered = flowOptions.remembered(profile.saved)
         func signedIn(evenWithForce: Bool = false) throws -> Bool {
-            if kubectl { return evenWithForce && services.context.currentSession(profile).find(oneOff: authorization, rememberedFlow: remembered) != nil }
             return try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization, rememberedFlow: remembered, services,
                                                       evenWithForce: evenWithForce)
         }
         if try signedIn() { return }
-        let signIn = { try flow(command, services, profile, flowOptions, authorization: authorization, kubectl: kubectl) }
+        let signIn = { try flow(command, services, profile, flowOptions, authorization: authorization) }
         // A memory session is this process's alone: nothing to wait for, nothing to share.
         if profile.storage.value == .memory { return try signIn() }
         // One sign-in in flight per profile (issue 18 #1): a caller that finds one in progress
@@ -95,7 +84,7 @@ enum LoginCommand: Command {
         for _ in 0..<2 {
             let result = try services.context.oneSignIn(profile).run(
                 force: force, notify: { SignInWaitOutput.report($0, profile: profile.name, now: now, console: services.console) },
-                stillNeeded: { try !force && signedIn(evenWithForce: kubectl) ? false : true }, signIn: signIn)
+                stillNeeded: { try !force && signedIn() ? false : true }, signIn: signIn)
             // Another process signed in: this is the session to use, said as `login` says it.
             switch result {
             case .signedIn, .notNeeded: return   // `stillNeeded` already said who is signed in
@@ -107,10 +96,20 @@ enum LoginCommand: Command {
         throw KCAuthError(.loginRequired, "no session for profile '\(profile.name)' after the other sign-in", remedy: .signIn(profile: profile.name))
     }
 
+    /// The profile completed for a sign-in, with a person there to ask: the first run's
+    /// questions (``FirstRun``), the encrypted store where there is no keyring. `flags`: the
+    /// settings given on the command line (kubectl's sign-in gives none but the profile).
+    static func prepare(_ resolved: ResolvedProfile, flags: SettingsFlags? = nil, _ services: Services) throws -> ResolvedProfile {
+        var chosen = try FirstRun.complete(resolved, flags: flags ?? SettingsFlags(profile: resolved.name), services)
+        if try EncryptedStoreOffer.accepted(chosen, services) {
+            chosen.storage = Setting(.encrypted, .flag, origin: "your answer")
+        }
+        return chosen
+    }
+
     /// The flow itself, while this process holds the profile's sign-in lock.
     static func flow(_ command: ParsedCommand, _ services: Services, _ profile: ResolvedProfile, _ flowOptions: LoginFlowOptions,
-                     authorization: AuthorizationParameters, kubectl: Bool) throws {
-        if kubectl { services.console.err("kcauth: kubectl needs a token for profile '\(profile.name)': signing in.\n") }
+                     authorization: AuthorizationParameters) throws {
         let noBrowser = command.flag(LoginFlowOptions.noBrowser)
         let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
         let console = services.console
@@ -127,15 +126,21 @@ enum LoginCommand: Command {
                 if case .flow(let step) = event { progress.show(step) } else { LoginStorage.report(event, profile: profile.name, console: console) }
             }
         }
-        console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile.name)').\n")
+        reportSignedIn(output, format: command.value(LoginStorage.output), profile: profile.name, services)
+    }
+
+    /// Who signed in, what the provider did with DPoP, and the token when `-o` asks for it
+    /// (shared with kubectl's sign-in, ``KubectlLoginOutput``).
+    static func reportSignedIn(_ output: SignIn.Output, format: String?, profile: String, _ services: Services) {
+        services.console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile)').\n")
         switch output.notice {
         case .providerDidNotBind?:
-            console.err("Note: the provider issued Bearer tokens although kcauth sent a DPoP proof: it did not bind the session to kcauth's key (check the client's DPoP settings). The session works as a Bearer one.\n")
+            services.console.err("Note: the provider issued Bearer tokens although kcauth sent a DPoP proof: it did not bind the session to kcauth's key (check the client's DPoP settings). The session works as a Bearer one.\n")
         case .accessTokenBound?:
-            console.err("Note: the provider bound the access token to kcauth's key (token type DPoP): tools that know only Bearer tokens (kubectl, git) cannot use it; kcauth token -o header --dpop-url URL gives a proof.\n")
+            services.console.err("Note: the provider bound the access token to kcauth's key (token type DPoP): tools that know only Bearer tokens (kubectl, git) cannot use it; kcauth token -o header --dpop-url URL gives a proof.\n")
         case nil:
             break
         }
-        LoginStorage.deliver(output, format: command.value(LoginStorage.output), profile: profile.name, now: services.context.clock.instant, console: console)
+        LoginStorage.deliver(output, format: format, profile: profile, now: services.context.clock.instant, console: services.console)
     }
 }

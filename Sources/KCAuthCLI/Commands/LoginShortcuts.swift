@@ -42,15 +42,22 @@ enum LoginShortcuts {
         let output = try services.context.clientSignIn(profile).run { event in
             LoginStorage.report(event, profile: profile.name, console: console)
         }
+        reportClientSignIn(output, format: command.value(LoginStorage.output), profile: profile.name, services)
+    }
+
+    /// Who signed in as the client, and the token when `-o` asks for it (shared with kubectl's
+    /// sign-in, ``KubectlLoginOutput``).
+    static func reportClientSignIn(_ output: ClientSignIn.Output, format: String?, profile: String, _ services: Services) {
+        let console = services.console
         let who = IdentityClaims(unverifiedToken: output.state.accessToken)?.displayName ?? output.state.clientID
         console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(who)) with the client's credentials, "
-                    + "\(output.authentication) (profile '\(profile.name)').\n")
+                    + "\(output.authentication) (profile '\(profile)').\n")
         let now = services.context.clock.instant
-        switch command.value(LoginStorage.output) {
+        switch format {
         case "raw"?:
             console.out(output.state.accessToken + "\n")
         case "json"?:
-            console.out(TokenOutput.json.render(IssuedToken(output.state), idToken: false, profile: profile.name, now: now))
+            console.out(TokenOutput.json.render(IssuedToken(output.state), idToken: false, profile: profile, now: now))
         default:
             if output.storage == .memory {
                 console.err("Nothing was kept (--storage memory): add -o raw or -o json to print the access token.\n")

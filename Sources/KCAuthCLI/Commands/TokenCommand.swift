@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthContract
 import KCAuthCore
 
@@ -35,8 +36,13 @@ enum TokenCommand: Command {
         let profile = try services.resolve(command)
         let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
                                        idToken: command.flag(TokenOutput.idToken))
-        let token = try KubectlLogin.whenNeeded(command, services, profile: profile) {
-            try services.context.getToken($0).run(request)
+        let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
+        let output = KubectlLoginOutput(services, profile: profile.name)
+        let token: IssuedToken
+        do {
+            defer { output.end() }
+            token = try services.context.kubectlLogin(profile, kubectl: format == .execCredential)
+                .run(request, personPresent: SignInNotice.personPresent(services), prepare: { try LoginCommand.prepare($0, services) }, notify: output.show)
         }
         try print(token, command, services, profile: profile.name)
     }
@@ -67,7 +73,7 @@ enum TokenCommand: Command {
         }
         try format.check(token, idToken: idToken)
         services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.context.clock.instant,
-                                               exec: try KubectlLogin.execInfo(services).apiVersion))
+                                               exec: try KubectlLogin.execInfo(services.environment).apiVersion))
     }
 
     /// A `--min-valid`-style number of seconds: plain decimal, 0 to 86400.

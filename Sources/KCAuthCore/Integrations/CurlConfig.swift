@@ -1,4 +1,4 @@
-/// A curl config file line (curl(1), "-K, --config") carrying the bearer header, so that
+/// A curl config file line (curl(1), "-K") carrying the bearer header, so that
 /// `kcauth token -o curl | curl -K - URL` passes the token on a pipe instead of in curl's argv,
 /// which every user of the machine can read in /proc.
 public enum CurlConfig {

@@ -4,7 +4,7 @@ public enum ExecCredentialVersion: String, Sendable, CaseIterable {
     case v1 = "client.authentication.k8s.io/v1"
     case v1beta1 = "client.authentication.k8s.io/v1beta1"
 
-    /// The short name used on kcauth's command line (`--api-version v1beta1`).
+    /// The short name a person gives (`v1beta1`).
     public var shortName: String { String(rawValue.split(separator: "/").last!) }
 
     public init?(shortName: String) {

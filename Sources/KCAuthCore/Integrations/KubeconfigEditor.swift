@@ -1,6 +1,6 @@
 /// Adds or replaces one named item of a top-level list (`users:`, `contexts:`) in a kubeconfig,
 /// keeping every other line as it was. A line editor, not a YAML parser: it understands the
-/// block style kubectl writes (`kubectl config view --raw`) and refuses anything else rather
+/// block style kubectl writes (what `kubectl config view` shows with its raw option) and refuses anything else rather
 /// than guess, so a file it cannot edit is left untouched.
 public struct KubeconfigEditor: Sendable, Equatable {
     public private(set) var lines: [String]
@@ -25,7 +25,7 @@ public struct KubeconfigEditor: Sendable, Equatable {
             break
         default:
             throw KCAuthError(.configuration, "the kubeconfig's '\(section):' is not a block list kcauth can edit",
-                              hint: "add the entry printed by `kcauth kubeconfig` by hand")
+                              remedy: .addEntryByHand)
         }
         lines[header] = "\(section):"
         var end = header + 1
@@ -38,7 +38,7 @@ public struct KubeconfigEditor: Sendable, Equatable {
         let indent = String(firstItem.prefix { $0 == " " })
         guard firstItem.dropFirst(indent.count).hasPrefix("- ") || firstItem.dropFirst(indent.count) == "-" else {
             throw KCAuthError(.configuration, "the kubeconfig's '\(section):' is not a list kcauth can edit",
-                              hint: "add the entry printed by `kcauth kubeconfig` by hand")
+                              remedy: .addEntryByHand)
         }
         let shifted = item.map { indent + $0 }
         // Item boundaries: lines at the list's indentation that start with "-".

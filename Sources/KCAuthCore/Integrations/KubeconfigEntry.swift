@@ -5,27 +5,24 @@ public struct KubeconfigEntry: Sendable, Equatable {
     public var profile: String
     public var version: ExecCredentialVersion
     public var cluster: String?
-    /// Kubernetes' OIDC authenticator checks ID tokens (audience = client id); an API behind a
-    /// gateway that takes access tokens wants the access token.
-    public var accessToken: Bool
     /// The program kubectl runs: `kcauth` found on PATH.
     public var command: String
+    /// Its arguments: the `token` command for the profile, printing an ExecCredential (the ID
+    /// token, which Kubernetes' OIDC authenticator checks, or the access token for an API behind
+    /// a gateway that takes those). The command line is the caller's to spell.
+    public var args: [String]
 
-    public init(profile: String, version: ExecCredentialVersion = .v1, cluster: String? = nil, accessToken: Bool = false,
-                command: String = "kcauth") {
+    public init(profile: String, version: ExecCredentialVersion = .v1, cluster: String? = nil, command: String = "kcauth",
+                args: [String]) {
         self.profile = profile
         self.version = version
         self.cluster = cluster
-        self.accessToken = accessToken
         self.command = command
+        self.args = args
     }
 
     public var userName: String { "kcauth-\(profile)" }
     public var contextName: String? { cluster.map { "\($0)-\(profile)" } }
-
-    public var args: [String] {
-        ["token", "--profile", profile] + (accessToken ? [] : ["--id-token"]) + ["-o", "exec-credential"]
-    }
 
     /// The `- name: …` item for `users:`, lines without a trailing newline.
     public var userItem: [String] {
@@ -59,7 +56,7 @@ public struct KubeconfigEntry: Sendable, Equatable {
         return .fields([("context", .fields([("cluster", .string(cluster)), ("user", .string(userName))])), ("name", .string(contextName))])
     }
 
-    /// What `kcauth kubeconfig` prints: a kubeconfig fragment to paste.
+    /// The entries as a kubeconfig fragment to paste.
     public var fragment: String {
         var lines = ["users:"] + userItem
         if let contextItem { lines += ["contexts:"] + contextItem }

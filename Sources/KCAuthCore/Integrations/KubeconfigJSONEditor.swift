@@ -28,7 +28,7 @@ public struct KubeconfigJSONEditor: Sendable, Equatable {
         case .array(let list): items = list
         default:
             throw KCAuthError(.configuration, "the kubeconfig's \"\(section)\" is not a list",
-                              hint: "add the entry printed by `kcauth kubeconfig` by hand")
+                              remedy: .addEntryByHand)
         }
         if let same = items.firstIndex(where: { $0["name"]?.stringValue == name }) {
             items[same] = item

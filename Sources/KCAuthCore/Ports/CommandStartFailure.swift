@@ -1,6 +1,4 @@
-import KCAuthCore
-
-/// Why `ProcessReplacement.exec` could not become the command, with the exit status `env`,
+/// Why a ``CommandLauncher`` could not start or become the command, with the exit status `env`,
 /// `nice` and the shells give for it (POSIX, "Utility Description Defaults"): 127 when no such
 /// command was found, 126 when one was found but could not be run. A script tells "kcauth could
 /// not start it" from "it ran and failed" the way it does for any other launcher.

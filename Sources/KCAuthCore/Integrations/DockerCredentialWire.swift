@@ -2,7 +2,7 @@
 /// reads a server URL on stdin and prints `{"ServerURL","Username","Secret"}`; `list` prints
 /// `{serverURL: username}`. A server the helper has nothing for is answered with the exact
 /// text docker recognises as "not found" on stdout and exit status 1.
-public enum DockerCredential {
+public enum DockerCredentialWire {
     public static let notFound = "credentials not found in native keychain"
 
     /// What docker writes to stdin for `get`/`erase`: the server URL, maybe with a newline.

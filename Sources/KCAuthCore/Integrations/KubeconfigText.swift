@@ -1,7 +1,7 @@
 /// A kubeconfig with kcauth's entries merged in, in the file's own format: JSON stays JSON
 /// (`KubeconfigJSONEditor`), YAML is edited line by line (`KubeconfigEditor`), and a missing or
 /// empty file becomes a new YAML kubeconfig.
-public enum KubeconfigMerge {
+public enum KubeconfigText {
     public static func merged(_ entry: KubeconfigEntry, into old: String?) throws -> String {
         let existing = old ?? ""
         if isJSON(existing) {

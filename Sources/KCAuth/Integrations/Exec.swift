@@ -1,0 +1,40 @@
+import KCAuthCore
+
+/// `exec`: the user's command with fresh tokens in its environment. kcauth becomes the command
+/// (like `env` and `exec`): signals reach it directly, and its exit status is kcauth's.
+public struct Exec: Sendable {
+    let context: KCAuthContext
+    let tokens: ExecTokens
+
+    public init(context: KCAuthContext, tokens: ExecTokens) {
+        self.context = context
+        self.tokens = tokens
+    }
+
+    /// The command's environment: kcauth's, with each variable holding its token (each kind of
+    /// token fetched once).
+    public func environment(_ variables: [ExecVariable], minValid: Double) throws -> [String: String] {
+        var environment = context.environment
+        for kind in ExecVariable.Value.allCases where variables.contains(where: { $0.value == kind }) {
+            let (name, token) = try tokens.token(minValid: minValid, idToken: kind == .id)
+            guard let value = kind == .id ? token.idToken : token.accessToken else {
+                throw KCAuthError(.loginRequired, "the session of profile '\(name)' has no ID token", remedy: .signIn(profile: name))
+            }
+            for variable in variables where variable.value == kind { environment[variable.name] = value }
+        }
+        return environment
+    }
+
+    /// Becomes `command`; returns only by throwing: a ``CommandStartFailure`` (127: not found,
+    /// 126: cannot be run) or why there is no token (before the command starts).
+    public func run(_ command: [String], variables: [ExecVariable], minValid: Double) throws -> Never {
+        precondition(!command.isEmpty)
+        try context.adapters.launcher.replace(with: command, environment: try environment(variables, minValid: minValid))
+    }
+}
+
+extension KCAuthContext {
+    public func exec(_ tokens: ExecTokens) -> Exec { Exec(context: self, tokens: tokens) }
+
+    public func keepFresh(_ tokens: ExecTokens) -> KeepFresh { KeepFresh(context: self, tokens: tokens) }
+}
