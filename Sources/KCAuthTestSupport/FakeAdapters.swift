@@ -18,6 +18,12 @@ public final class FakeAdapters: @unchecked Sendable {
     public var environment: [String: String]
     /// Standard input: nobody there unless a test scripts someone (never the real stdin).
     public var terminal = ScriptedTerminal(interactive: false)
+    /// Standard input of the credential helpers (empty unless a test scripts a request).
+    public let standardInput = ScriptedStandardInput()
+    /// `exec`'s command: recorded, never started.
+    public let launcher = RecordingLauncher()
+    public let tokenFiles = MemoryTokenFiles()
+    public let kubeconfigFiles = MemoryKubeconfigFiles()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -34,6 +40,10 @@ public final class FakeAdapters: @unchecked Sendable {
                  tokenCache: cache, lock: { [lock] _ in lock }, opener: opener,
                  receiver: { [receiver] _ in receiver }, sleeper: sleeper)
         adapters.terminal = terminal
+        adapters.standardInput = standardInput
+        adapters.launcher = launcher
+        adapters.tokenFiles = tokenFiles
+        adapters.kubeconfigFiles = kubeconfigFiles
         return adapters
     }
 
