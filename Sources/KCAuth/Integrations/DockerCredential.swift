@@ -41,26 +41,20 @@ public struct DockerCredential: Sendable {
     /// docker writes no more than a server URL.
     public static let maxInput = 64 * 1024
 
-    let context: KCAuthContext
-    let option: String?
-    let forwarded: ForwardedHelperToken.Source?
+    let helper: HelperContext
 
-    public init(context: KCAuthContext, option: String?, forwarded: ForwardedHelperToken.Source? = nil) {
-        self.context = context
-        self.option = option
-        self.forwarded = forwarded
-    }
+    init(_ helper: HelperContext) { self.helper = helper }
 
     public func run(_ action: Action) throws -> Answer {
-        if let forwarded, action != .store { return try runForwarded(action, forwarded) }
+        if let forwarded = helper.forwarded, action != .store { return try runForwarded(action, forwarded) }
         if action == .store {
             // docker hands over what `docker login` was given: kcauth keeps sessions only from
             // its own sign-in, so it is read and dropped.
             _ = try readInput()
             return .nothing
         }
-        let profiles = try HelperProfiles(context)
-        let picked = HelperProfiles.picked(context, option: option)
+        let profiles = try helper.profiles()
+        let picked = helper.picked
         if action == .list {
             var entries: [(server: String, username: String)] = []
             for (name, settings) in profiles.candidates(picked: picked) {
@@ -79,12 +73,12 @@ public struct DockerCredential: Sendable {
         guard let name = profiles.profile(for: host, picked: picked) else {
             return missing(action, picked.map { .notListedByPicked(profile: $0, host: host) } ?? .notListed(host: host))
         }
-        let profile = try context.resolve(SettingsFlags(profile: name))
+        let profile = try helper.context.resolve(SettingsFlags(profile: name))
         if action == .erase {
-            context.invalidateCachedToken(profile: profile.name)
+            helper.context.invalidateCachedToken(profile: profile.name)
             return .nothing
         }
-        let token = try context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid))
+        let token = try helper.token(profile)
         return .found(serverURL: serverURL, username: profiles.username(of: profile.name), secret: token.accessToken)
     }
 
@@ -101,7 +95,7 @@ public struct DockerCredential: Sendable {
                   CredentialTransport.allowsToken(scheme: DockerCredentialWire.scheme(ofServerURL: serverURL), host: host.host) else {
                 return .notFound(.notForForwarding(serverURL))
             }
-            guard let answer = try forwarded(HelperProfiles.picked(context, option: option), host) else {
+            guard let answer = try forwarded(helper.picked, host) else {
                 return .notFound(.notForwarded(host: host))
             }
             return .found(serverURL: serverURL, username: answer.username ?? IntegrationSettings.defaultUsername, secret: answer.token.accessToken)
@@ -117,13 +111,13 @@ public struct DockerCredential: Sendable {
     }
 
     private func readInput() throws -> String {
-        try context.adapters.standardInput.read(limit: Self.maxInput, stopAtBlankLine: false)
+        try helper.input(limit: Self.maxInput, stopAtBlankLine: false)
     }
 }
 
 extension KCAuthContext {
     /// docker's credential helper; `option`: the profile named on its command line.
     public func dockerCredential(option: String?, forwarded: ForwardedHelperToken.Source? = nil) -> DockerCredential {
-        DockerCredential(context: self, option: option, forwarded: forwarded)
+        DockerCredential(HelperContext(context: self, option: option, forwarded: forwarded))
     }
 }

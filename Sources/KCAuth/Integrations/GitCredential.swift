@@ -10,23 +10,14 @@ public struct GitCredential: Sendable {
         case get, store, erase
     }
 
-    let context: KCAuthContext
-    /// The profile named on the helper's command line.
-    let option: String?
-    /// The forwarded session's answers (`ssh`), when one is announced: then nothing is read
-    /// from this host's configuration or stores.
-    let forwarded: ForwardedHelperToken.Source?
+    let helper: HelperContext
 
-    public init(context: KCAuthContext, option: String?, forwarded: ForwardedHelperToken.Source? = nil) {
-        self.context = context
-        self.option = option
-        self.forwarded = forwarded
-    }
+    init(_ helper: HelperContext) { self.helper = helper }
 
     /// Reads git's request from standard input and answers it; nil: no answer (a server that
     /// gets no token, `store`, `erase`).
     public func run(_ action: Action) throws -> GitCredentialAnswer? {
-        let text = try context.adapters.standardInput.read(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true)
+        let text = try helper.input(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true)
         guard action != .store else { return nil }  // the session is kept by a sign-in, not by git
         let request = try GitCredentialRequest(parsing: text)
         guard request.isSafeTransport, let host = request.host else { return nil }
@@ -35,25 +26,24 @@ public struct GitCredential: Sendable {
 
     /// The answer for a request whose server is `host` (already checked for a safe transport).
     public func answer(host: CredentialHost, action: Action, request: GitCredentialRequest) throws -> GitCredentialAnswer? {
-        if let forwarded { return try answerForwarded(host: host, action: action, request: request, forwarded) }
-        let profiles = try HelperProfiles(context)
-        let picked = HelperProfiles.picked(context, option: option)
-        guard let name = profiles.profile(for: host, picked: picked) else { return nil }
-        let profile = try context.resolve(SettingsFlags(profile: name))
+        if let forwarded = helper.forwarded { return try answerForwarded(host: host, action: action, request: request, forwarded) }
+        let profiles = try helper.profiles()
+        guard let name = profiles.profile(for: host, picked: helper.picked) else { return nil }
+        let profile = try helper.context.resolve(SettingsFlags(profile: name))
         if action == .erase {
             // git erases the credential the server rejected: if it is the current token, get a
             // new one now, so git's next `get` does not hand out the rejected one again.
             guard let rejected = request.password ?? request.fields["credential"],
-                  let current = try? freshToken(profile, force: false), current.accessToken == rejected
+                  let current = try? helper.token(profile), current.accessToken == rejected
             else { return nil }
-            context.invalidateCachedToken(profile: profile.name)
-            _ = try freshToken(profile, force: true)
+            helper.context.invalidateCachedToken(profile: profile.name)
+            _ = try helper.token(profile, force: true)
             return nil
         }
         // The user name git sent (from the URL) is git's input, not the provider's answer: a bad
         // one is said to be that, before any token is fetched.
         let sent = try sentUsername(request)
-        let token = try freshToken(profile, force: false)
+        let token = try helper.token(profile)
         guard GitCredentialAnswer.isLineSafe(token.accessToken) else {
             throw KCAuthError(.invalidResponse, "the provider's access token cannot go into git's credential protocol")
         }
@@ -65,7 +55,7 @@ public struct GitCredential: Sendable {
     /// forget here (nothing is stored on this host).
     private func answerForwarded(host: CredentialHost, action: Action, request: GitCredentialRequest,
                                  _ forwarded: ForwardedHelperToken.Source) throws -> GitCredentialAnswer? {
-        guard action == .get, let answer = try forwarded(HelperProfiles.picked(context, option: option), host) else { return nil }
+        guard action == .get, let answer = try forwarded(helper.picked, host) else { return nil }
         let username = request.username.flatMap { $0.isEmpty ? nil : $0 } ?? answer.username ?? IntegrationSettings.defaultUsername
         guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken) else {
             throw KCAuthError(.invalidResponse, "the forwarded answer cannot go into git's credential protocol")
@@ -82,15 +72,11 @@ public struct GitCredential: Sendable {
         }
         return sent
     }
-
-    private func freshToken(_ profile: ResolvedProfile, force: Bool) throws -> IssuedToken {
-        try context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid, force: force))
-    }
 }
 
 extension KCAuthContext {
     /// git's credential helper; `option`: the profile named on its command line.
     public func gitCredential(option: String?, forwarded: ForwardedHelperToken.Source? = nil) -> GitCredential {
-        GitCredential(context: self, option: option, forwarded: forwarded)
+        GitCredential(HelperContext(context: self, option: option, forwarded: forwarded))
     }
 }

@@ -1,0 +1,25 @@
+import KCAuthContract
+import KCAuthCore
+
+/// What the git and docker credential helpers share: the composition root, the profile named
+/// on the helper's command line, and the forwarded session of `ssh` when one is announced (then
+/// nothing is read from this host's configuration or stores).
+struct HelperContext: Sendable {
+    let context: KCAuthContext
+    let option: String?
+    let forwarded: ForwardedHelperToken.Source?
+
+    /// The picked profile (``HelperProfiles/picked(_:option:)``).
+    var picked: String? { HelperProfiles.picked(context, option: option) }
+
+    func profiles() throws -> HelperProfiles { try HelperProfiles(context) }
+
+    func input(limit: Int, stopAtBlankLine: Bool) throws -> String {
+        try context.adapters.standardInput.read(limit: limit, stopAtBlankLine: stopAtBlankLine)
+    }
+
+    /// A token valid for the helpers' minimum (``HelperRule``) of the profile `name`.
+    func token(_ profile: ResolvedProfile, force: Bool = false) throws -> IssuedToken {
+        try context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid, force: force))
+    }
+}
