@@ -39,6 +39,10 @@ public struct Adapters: Sendable {
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
+    // MARK: doctor, stores, ssh (helper B)
+    /// What `doctor` checks on this machine (keyring, stores, runtime directory, browser).
+    public var hostInspection: @Sendable () -> any HostInspection
+
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
                 secretStore: @escaping @Sendable (StorageKind, @escaping @Sendable (String) -> Void) -> any SecretStore,
@@ -60,6 +64,7 @@ public struct Adapters: Sendable {
         self.sleeper = sleeper
         credentials = SystemCredentialReader(environment: environment)
         terminal = TerminalQuestionInput()
+        hostInspection = { SystemHostInspection(environment: environment) }
     }
 
     /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for
@@ -92,6 +97,10 @@ public struct Adapters: Sendable {
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment) }
         adapters.signInLock = { FileSignInLock() }
+        // MARK: doctor, stores, ssh (helper B)
+        adapters.hostInspection = { [secretStore = adapters.secretStore] in
+            SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
+        }
         return adapters
     }
 }

@@ -70,6 +70,19 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signIn(profile: String)
         /// Start the sign-in over (a device code expired, a flow was interrupted).
         case signInAgain(profile: String)
+
+        // MARK: doctor, stores, ssh (helper B)
+        /// The provider's TLS certificate is not trusted: name a CA file (`caFile`: the one in
+        /// use, which does not hold the issuing CA).
+        case checkCA(host: String, caFile: String?)
+        /// The host name did not resolve: check it and the DNS.
+        case checkHostName(host: String)
+        /// The provider signs with none of kcauth's DPoP algorithms: sign in without DPoP.
+        case signInWithoutDPoP
+        /// The profile's PAR mode cannot work with this provider: sign in with one of these.
+        case signInWithPAR([PARMode])
+        /// A forwarded session's laptop needs a sign-in; the connection can stay open.
+        case signInOnLaptop(profile: String)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -18,6 +18,9 @@ public final class FakeAdapters: @unchecked Sendable {
     public var environment: [String: String]
     /// Standard input: nobody there unless a test scripts someone (never the real stdin).
     public var terminal = ScriptedTerminal(interactive: false)
+    // MARK: doctor, stores, ssh (helper B)
+    /// `doctor`'s machine: every check passes unless a test scripts a failure.
+    public let host = ScriptedHostInspection()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -34,6 +37,7 @@ public final class FakeAdapters: @unchecked Sendable {
                  tokenCache: cache, lock: { [lock] _ in lock }, opener: opener,
                  receiver: { [receiver] _ in receiver }, sleeper: sleeper)
         adapters.terminal = terminal
+        adapters.hostInspection = { [host] in host }
         return adapters
     }
 

@@ -58,7 +58,8 @@ import KCAuthTestSupport
         } catch let error as KCAuthError {
             #expect(error.code == .loginRequired)
             #expect(ExitStatus.of(error.code).code == 4)
-            #expect(error.message.contains("on the laptop") && error.hint?.contains("sign in on the laptop") == true)
+            #expect(error.message.contains("on the laptop") && error.remedy == .signInOnLaptop(profile: "work"))
+            #expect(ErrorPresenter.fix(for: error).contains("sign in on the laptop (kcauth login --profile work)"))
         } catch {
             Issue.record("\(error)")
         }

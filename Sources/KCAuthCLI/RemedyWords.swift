@@ -1,0 +1,19 @@
+import KCAuthCore
+
+/// The CLI's words for a typed remedy (``KCAuthError/Remedy``): the core says what fixes it, the
+/// command line says how a person does that here (a flag, a command to copy).
+enum RemedyWords {
+    static func text(_ remedy: KCAuthError.Remedy) -> String {
+        switch remedy {
+        case .signIn(let profile): return LoginHint.command(profile: profile)
+        case .signInAgain(let profile): return LoginHint.command(profile: profile) + " again"
+        // MARK: doctor, stores, ssh (helper B)
+        case .checkCA(_, let caFile?): return "check that \(caFile) holds the CA that issued it"
+        case .checkCA(_, nil): return "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)"
+        case .checkHostName: return "check the host name in the issuer URL and the DNS"
+        case .signInWithoutDPoP: return "sign in without DPoP (`kcauth login --dpop no`)"
+        case .signInWithPAR(let modes): return "sign in with " + modes.map { "`--par \($0.rawValue)`" }.joined(separator: " or ")
+        case .signInOnLaptop(let profile): return "sign in on the laptop (kcauth login --profile \(profile)); this connection can stay open"
+        }
+    }
+}
