@@ -42,6 +42,9 @@ public struct Adapters: Sendable {
     // MARK: doctor, stores, ssh (helper B)
     /// What `doctor` checks on this machine (keyring, stores, runtime directory, browser).
     public var hostInspection: @Sendable () -> any HostInspection
+    /// The encrypted store's key in the kernel keyring (`unlock`, `lock`, `passphrase`); nil:
+    /// no encrypted store in this build.
+    public var storeKeyring: @Sendable () -> (any StoreKeyring)? = { nil }
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
@@ -101,6 +104,7 @@ public struct Adapters: Sendable {
         adapters.hostInspection = { [secretStore = adapters.secretStore] in
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
         }
+        adapters.storeKeyring = { [secretStore = adapters.secretStore] in secretStore(.encrypted) { _ in } as? any StoreKeyring }
         return adapters
     }
 }

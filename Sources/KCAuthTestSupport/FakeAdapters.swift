@@ -21,6 +21,8 @@ public final class FakeAdapters: @unchecked Sendable {
     // MARK: doctor, stores, ssh (helper B)
     /// `doctor`'s machine: every check passes unless a test scripts a failure.
     public let host = ScriptedHostInspection()
+    /// The encrypted store's key and the kernel keyring (`unlock`, `lock`, `passphrase`).
+    public lazy var storeKeyring = FakeStoreKeyring(clock: clock)
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -38,6 +40,7 @@ public final class FakeAdapters: @unchecked Sendable {
                  receiver: { [receiver] _ in receiver }, sleeper: sleeper)
         adapters.terminal = terminal
         adapters.hostInspection = { [host] in host }
+        adapters.storeKeyring = { [storeKeyring] in storeKeyring }
         return adapters
     }
 
