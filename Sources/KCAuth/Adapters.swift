@@ -45,6 +45,12 @@ public struct Adapters: Sendable {
     /// The encrypted store's key in the kernel keyring (`unlock`, `lock`, `passphrase`); nil:
     /// no encrypted store in this build.
     public var storeKeyring: @Sendable () -> (any StoreKeyring)? = { nil }
+    /// A forward's machinery on the laptop (`ssh`, `forward-agent`): directory, socket, signals, log.
+    public var forwardHost: @Sendable () -> any ForwardHost
+    /// The system ssh (`kcauth ssh`).
+    public var ssh: @Sendable () -> any SSHClient = { SystemSSHClient() }
+    /// The remote side's way to the laptop: the forwarded socket.
+    public var forwardConnector: @Sendable () -> any ForwardConnector = { SocketForwardConnector() }
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
@@ -68,6 +74,7 @@ public struct Adapters: Sendable {
         credentials = SystemCredentialReader(environment: environment)
         terminal = TerminalQuestionInput()
         hostInspection = { SystemHostInspection(environment: environment) }
+        forwardHost = { SystemForwardHost(environment: environment) }
     }
 
     /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for

@@ -14,6 +14,7 @@ enum RemedyWords {
         case .signInWithoutDPoP: return "sign in without DPoP (`kcauth login --dpop no`)"
         case .signInWithPAR(let modes): return "sign in with " + modes.map { "`--par \($0.rawValue)`" }.joined(separator: " or ")
         case .signInOnLaptop(let profile): return "sign in on the laptop (kcauth login --profile \(profile)); this connection can stay open"
+        case .reconnectForward(let variable): return "reconnect with `kcauth ssh`, or unset \(variable) to use this host's own sessions"
         }
     }
 }

@@ -83,6 +83,8 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signInWithPAR([PARMode])
         /// A forwarded session's laptop needs a sign-in; the connection can stay open.
         case signInOnLaptop(profile: String)
+        /// A forwarded socket must not be used: reconnect, or unset `variable` for this host's own sessions.
+        case reconnectForward(variable: String)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

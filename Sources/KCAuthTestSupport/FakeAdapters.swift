@@ -23,6 +23,10 @@ public final class FakeAdapters: @unchecked Sendable {
     public let host = ScriptedHostInspection()
     /// The encrypted store's key and the kernel keyring (`unlock`, `lock`, `passphrase`).
     public lazy var storeKeyring = FakeStoreKeyring(clock: clock)
+    /// A forward's laptop, the system ssh, and the remote side's socket.
+    public let forwardHost = FakeForwardHost()
+    public let ssh = ScriptedSSH()
+    public let forwardConnector = FakeForwardConnector()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -41,6 +45,9 @@ public final class FakeAdapters: @unchecked Sendable {
         adapters.terminal = terminal
         adapters.hostInspection = { [host] in host }
         adapters.storeKeyring = { [storeKeyring] in storeKeyring }
+        adapters.forwardHost = { [forwardHost] in forwardHost }
+        adapters.ssh = { [ssh] in ssh }
+        adapters.forwardConnector = { [forwardConnector] in forwardConnector }
         return adapters
     }
 

@@ -78,16 +78,6 @@ import KCAuthTestSupport
         #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "relative" : nil })
     }
 
-    @Test func theAgentAnswersOnlyForwardedProfiles() {
-        let services = Services(environment: ["HOME": "/nonexistent", "KCAUTH_STORAGE": "memory"], console: RecordingConsole())
-        let log = ForwardLog(environment: ["XDG_STATE_HOME": FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"])
-        let agent = ForwardAgent(listener: -1, profiles: ["work"], scope: nil, destination: "h", services: services, log: log)
-        let refused = agent.answer(ForwardMessage.Request(profile: "other", minValid: 30, idToken: false))
-        #expect(refused.contains("is not forwarded") && !refused.contains("access_token"))
-        #expect((try? String(contentsOfFile: log.path, encoding: .utf8))?.contains("profile=other scope=- refused=not-forwarded") == true)
-        try? FileManager.default.removeItem(atPath: String(log.path.dropLast("/kcauth/forward.log".count)))
-    }
-
     @Test func theRemoteSideRefusesASocketOthersCouldHavePlaced() throws {
         let base = FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
