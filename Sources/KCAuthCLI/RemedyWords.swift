@@ -15,6 +15,11 @@ enum RemedyWords {
         case .signInWithPAR(let modes): return "sign in with " + modes.map { "`--par \($0.rawValue)`" }.joined(separator: " or ")
         case .signInOnLaptop(let profile): return "sign in on the laptop (kcauth login --profile \(profile)); this connection can stay open"
         case .reconnectForward(let variable): return "reconnect with `kcauth ssh`, or unset \(variable) to use this host's own sessions"
+        case .installBrowserLauncher(wsl: true):
+            return "install wslu (wslview), or set $BROWSER or --browser-command; or paste the address back (`kcauth login --no-browser`)"
+        case .installBrowserLauncher(wsl: false):
+            return "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by `kcauth login --no-browser`"
+        case .passphraseEachCommand: return "each command asks for the passphrase on a terminal, or reads --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
         }
     }
 }

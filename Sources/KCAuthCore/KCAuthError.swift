@@ -85,6 +85,11 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signInOnLaptop(profile: String)
         /// A forwarded socket must not be used: reconnect, or unset `variable` for this host's own sessions.
         case reconnectForward(variable: String)
+        /// No browser launcher: install one, or sign in with the address shown (`wsl`: on WSL,
+        /// where the Windows browser is reached through wslu).
+        case installBrowserLauncher(wsl: Bool)
+        /// No kernel keyring: the encrypted store's passphrase is given to each command.
+        case passphraseEachCommand
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,
