@@ -66,7 +66,11 @@ enum DoctorCommand: Command {
     static func renderText(_ checks: [DoctorCheck]) -> String {
         var out = ""
         for check in checks {
-            let status = ["pass": "ok", "fail": "FAIL", "skip": "skip"][check.status.rawValue]!
+            let status = switch check.status {
+            case .pass: "ok"
+            case .fail: "FAIL"
+            case .skip: "skip"
+            }
             var line = status.padded(to: 6) + check.title + ": " + check.detail
             if check.status == .fail, let fix = fix(check) { line += "; fix: " + fix }
             out += Sanitize.oneLine(line, limit: 1000) + "\n"
