@@ -20,6 +20,9 @@ enum RemedyWords {
         case .installBrowserLauncher(wsl: false):
             return "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by `kcauth login --no-browser`"
         case .passphraseEachCommand: return "each command asks for the passphrase on a terminal, or reads --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
+        case .createEncryptedStore: return "create it with `kcauth login --storage encrypted`"
+        case .passphraseWithoutKernelKeyring:
+            return "each command will ask for the passphrase on the terminal, or read --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
         }
     }
 }

@@ -90,6 +90,10 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case installBrowserLauncher(wsl: Bool)
         /// No kernel keyring: the encrypted store's passphrase is given to each command.
         case passphraseEachCommand
+        /// There is no encrypted store yet: a sign-in with it creates it.
+        case createEncryptedStore
+        /// No kernel keyring to unlock for other processes: each command will need the passphrase.
+        case passphraseWithoutKernelKeyring
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

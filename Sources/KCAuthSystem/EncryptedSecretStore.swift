@@ -109,12 +109,11 @@ public final class EncryptedSecretStore: SecretStore {
     /// the kernel keyring for `seconds`. Returns when it expires.
     public func unlock(seconds: UInt32) throws -> Instant {
         guard let file = try loadKey(path: keyFile) else {
-            throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))",
-                              hint: "create it with `kcauth login --storage encrypted`")
+            throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))", remedy: .createEncryptedStore)
         }
         if case .unavailable(let why) = keyring.probe() {
             throw KCAuthError(.storageUnavailable, "cannot unlock for other processes: the kernel keyring is unavailable: \(why)",
-                              hint: "each command will ask for the passphrase on the terminal, or read --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
+                              remedy: .passphraseWithoutKernelKeyring)
         }
         var dataKey = try unwrapAsking(file)
         defer { Scrypt.wipe(&dataKey) }
@@ -134,8 +133,7 @@ public final class EncryptedSecretStore: SecretStore {
     public func changePassphrase(newPassphraseFile: String?) throws {
         try withStoreLock {
             guard let file = try loadKey(path: keyFile) else {
-                throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))",
-                                  hint: "create it with `kcauth login --storage encrypted`")
+                throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))", remedy: .createEncryptedStore)
             }
             var dataKey = try unwrapAsking(file)
             defer { Scrypt.wipe(&dataKey) }

@@ -12,6 +12,8 @@ public final class FakeStoreKeyring: StoreKeyring, @unchecked Sendable {
     /// The passphrase the person (or the file) gives; nil: nobody answers.
     public var given: String?
     public var passphrase: String
+    /// Why there is no kernel keyring here; nil: there is one.
+    public var noKernelKeyring: String?
 
     public init(clock: any TimeSource, created: Bool = true, passphrase: String = "correct horse", given: String? = "correct horse") {
         self.clock = clock
@@ -22,6 +24,13 @@ public final class FakeStoreKeyring: StoreKeyring, @unchecked Sendable {
 
     /// Unlocked now (not revoked and not expired).
     public var isUnlocked: Bool { mutex.withLock { unlockedUntil.map { clock.instant < $0 } ?? false } }
+
+    public func keyPresence() throws -> StoreKeyPresence {
+        mutex.withLock {
+            guard created else { return .absent(keyFile: "/state/kcauth/store.key") }
+            return noKernelKeyring.map(StoreKeyPresence.noKernelKeyring) ?? .present
+        }
+    }
 
     public func unlock(seconds: UInt32) throws -> Instant {
         try mutex.withLock {

@@ -27,7 +27,7 @@ import KCAuthTestSupport
         #expect(throws: KCAuthError.self) { try context.unlock().run(seconds: 0) }
     }
 
-    @Test func aWrongPassphraseOrNoStoreLeavesItLocked() {
+    @Test func aWrongPassphraseOrNoStoreLeavesItLocked() throws {
         let fake = FakeAdapters()
         fake.storeKeyring.given = "wrong"
         let context = KCAuthContext(adapters: fake.adapters)
@@ -36,7 +36,23 @@ import KCAuthTestSupport
 
         let none = FakeAdapters()
         none.storeKeyring = FakeStoreKeyring(clock: none.clock, created: false)
-        #expect { try KCAuthContext(adapters: none.adapters).unlock().run() } throws: { ($0 as? KCAuthError)?.code == .storageUnavailable }
+        let empty = KCAuthContext(adapters: none.adapters)
+        #expect { try empty.unlock().run() } throws: {
+            ($0 as? KCAuthError)?.message == "there is no encrypted store yet (/state/kcauth/store.key)"
+                && ($0 as? KCAuthError)?.remedy == .createEncryptedStore
+        }
+        #expect { try empty.passphrase().run(newPassphraseFile: nil) } throws: { ($0 as? KCAuthError)?.remedy == .createEncryptedStore }
+        #expect(try empty.lock().run() == .wasNotUnlocked)
+    }
+
+    @Test func withoutAKernelKeyringThereIsNothingToUnlockForOthers() {
+        let fake = FakeAdapters()
+        fake.storeKeyring.noKernelKeyring = "keyctl is not permitted"
+        #expect { try KCAuthContext(adapters: fake.adapters).unlock().run() } throws: {
+            ($0 as? KCAuthError)?.message == "cannot unlock for other processes: the kernel keyring is unavailable: keyctl is not permitted"
+                && ($0 as? KCAuthError)?.remedy == .passphraseWithoutKernelKeyring
+        }
+        #expect(!fake.storeKeyring.isUnlocked)
     }
 
     @Test func aBuildWithoutTheStoreSaysSo() {

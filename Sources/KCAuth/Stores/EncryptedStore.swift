@@ -7,4 +7,9 @@ enum EncryptedStore {
         guard let keyring else { throw KCAuthError(.internal, "the encrypted store is not available in this build") }
         return keyring
     }
+
+    /// The error of a command that needs a store when there is none.
+    static func absent(_ keyFile: String) -> KCAuthError {
+        KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))", remedy: .createEncryptedStore)
+    }
 }

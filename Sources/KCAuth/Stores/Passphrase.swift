@@ -9,6 +9,8 @@ public struct Passphrase: Sendable {
 
     /// `newPassphraseFile`: where the new passphrase is read; nil: asked twice on the terminal.
     public func run(newPassphraseFile: String?) throws {
-        try EncryptedStore.keyring(keyring).changePassphrase(newPassphraseFile: newPassphraseFile)
+        let keyring = try EncryptedStore.keyring(keyring)
+        if case .absent(let keyFile) = try keyring.keyPresence() { throw EncryptedStore.absent(keyFile) }
+        try keyring.changePassphrase(newPassphraseFile: newPassphraseFile)
     }
 }

@@ -27,7 +27,16 @@ public struct Unlock: Sendable {
         guard (1...Self.maximumSeconds).contains(seconds) else {
             throw KCAuthError(.usage, "the store can stay unlocked from 1 s to 30 days, not \(seconds) s")
         }
-        let until = try EncryptedStore.keyring(keyring).unlock(seconds: seconds)
-        return Result(until: until, now: clock.instant)
+        let keyring = try EncryptedStore.keyring(keyring)
+        switch try keyring.keyPresence() {
+        case .absent(let keyFile):
+            throw EncryptedStore.absent(keyFile)
+        case .noKernelKeyring(let why):
+            throw KCAuthError(.storageUnavailable, "cannot unlock for other processes: the kernel keyring is unavailable: \(why)",
+                              remedy: .passphraseWithoutKernelKeyring)
+        case .present:
+            let until = try keyring.unlock(seconds: seconds)
+            return Result(until: until, now: clock.instant)
+        }
     }
 }
