@@ -40,6 +40,15 @@ public struct SystemForwardHost: ForwardHost {
 
     public func remove(directory: String, files: [String]) { PrivateRunDirectory.remove(directory, files: files) }
 
+    public func socketPathProblem(_ path: String) -> SocketPathProblem? {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "/"
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return .notADirectory(directory) }
+        guard info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else { return .notPrivate(directory) }
+        guard lstat(path, &info) != 0 else { return .exists(path) }
+        return nil
+    }
+
     public func listen(path: String) throws -> any ForwardListener { try SocketForwardListener(path: path) }
 
     public func holdStopSignals() {

@@ -17,6 +17,8 @@ public final class FakeForwardHost: ForwardHost, @unchecked Sendable {
     public var requests: [ForwardMessage.Request] = []
     /// `stopRequested` answers true from this poll on.
     public var stopAfter = 1
+    /// What is wrong with a socket path a person chose; none unless a test says so.
+    public var socketPathProblems: [String: SocketPathProblem] = [:]
 
     public init() {}
 
@@ -39,6 +41,8 @@ public final class FakeForwardHost: ForwardHost, @unchecked Sendable {
             records[directory] = nil
         }
     }
+
+    public func socketPathProblem(_ path: String) -> SocketPathProblem? { mutex.withLock { socketPathProblems[path] } }
 
     public func listen(path: String) throws -> any ForwardListener {
         mutex.withLock {

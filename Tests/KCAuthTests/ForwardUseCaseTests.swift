@@ -121,6 +121,18 @@ import KCAuthTestSupport
         #expect(context.liveForwards().isEmpty && fake.forwardHost.listeners.first?.closed == true)
     }
 
+    @Test func aChosenSocketIsMadeAbsoluteAndChecked() throws {
+        let (fake, context) = try laptop()
+        let agent = context.forwardAgent()
+        #expect(try agent.socketPath("agent.sock") == "/work/agent.sock")
+        #expect(try agent.socketPath("/home/me/.ssh/agent.sock") == "/home/me/.ssh/agent.sock")
+        fake.forwardHost.socketPathProblems["/work/agent.sock"] = .notPrivate("/work")
+        #expect(throws: SocketPathProblem.notPrivate("/work")) { try agent.socketPath("agent.sock") }
+        var nowhere = fake.adapters
+        nowhere.workingDirectory = nil
+        #expect(throws: KCAuthError.self) { try KCAuthContext(adapters: nowhere).forwardAgent().socketPath("agent.sock") }
+    }
+
     @Test func theRemoteSideReadsTheLaptopsAnswerAndRefusesAStrangeSocket() throws {
         let remote = FakeAdapters(environment: ["LC_KCAUTH_FORWARD": "/tmp/kcauth-forward.a/agent.sock"])
         let forwarded = KCAuthContext(adapters: remote.adapters).forwardedToken()

@@ -16,8 +16,23 @@ public struct ForwardAgent: Sendable {
         host = context.adapters.forwardHost()
     }
 
-    /// `socket`: where to listen (checked by the caller: absent, in a private directory of the
-    /// user's); nil: in the forward's own directory. `listening`: told the path once it listens.
+    /// Where a person asked the socket to be, made absolute (against the working directory) and
+    /// checked: absent, in a directory of the user's closed to others. Throws a
+    /// ``SocketPathProblem`` when it may not be used there.
+    public func socketPath(_ given: String) throws -> String {
+        var path = given
+        if !path.hasPrefix("/") {
+            guard let directory = context.adapters.workingDirectory else {
+                throw KCAuthError(.configuration, "cannot read the current directory")
+            }
+            path = directory + "/" + path
+        }
+        if let problem = host.socketPathProblem(path) { throw problem }
+        return path
+    }
+
+    /// `socket`: where to listen (from ``socketPath(_:)``); nil: in the forward's own directory.
+    /// `listening`: told the path once it listens.
     public func run(profiles: [String], scope: String?, socket: String?, listening: (String) -> Void) throws {
         host.holdStopSignals()
         let directory = try host.makeDirectory()

@@ -1,4 +1,3 @@
-import Glibc
 import KCAuthContract
 import KCAuthCore
 import KCAuth
@@ -36,30 +35,23 @@ enum ForwardAgentCommand: Command {
         let profiles = try SSHCommand.profiles(command, services)
         let scope = command.value(SSHCommand.scope)
         if let scope { try InputText.check(scope, from: "--scope") }
-        let chosen = try command.value(socket).map { try checkedSocketPath($0) }
+        let chosen = try command.value(socket).map { try checkedSocketPath($0, services) }
 
         try services.context.forwardAgent().run(profiles: profiles, scope: scope, socket: chosen) { services.console.out($0 + "\n") }
     }
 
     /// `--socket`'s path, made absolute: it must not exist, and its directory must be this
     /// user's and closed to others (0700), so that nobody else can reach or replace the socket.
-    static func checkedSocketPath(_ given: String) throws -> String {
+    static func checkedSocketPath(_ given: String, _ services: Services) throws -> String {
         try InputText.check(given, from: "--socket")
-        var path = given
-        if !path.hasPrefix("/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            guard getcwd(&buffer, buffer.count) != nil else { throw KCAuthError(.configuration, "cannot read the current directory") }
-            path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+        do {
+            return try services.context.forwardAgent().socketPath(given)
+        } catch let problem as SocketPathProblem {
+            switch problem {
+            case .notADirectory(let directory): throw KCAuthError(.usage, "--socket: \(directory) is not a directory")
+            case .notPrivate(let directory): throw KCAuthError(.usage, "--socket: \(directory) must be yours and closed to others (chmod 700)")
+            case .exists(let path): throw KCAuthError(.usage, "--socket: \(path) already exists")
+            }
         }
-        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "/"
-        var info = stat()
-        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw KCAuthError(.usage, "--socket: \(directory) is not a directory")
-        }
-        guard info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
-            throw KCAuthError(.usage, "--socket: \(directory) must be yours and closed to others (chmod 700)")
-        }
-        guard lstat(path, &info) != 0 else { throw KCAuthError(.usage, "--socket: \(path) already exists") }
-        return path
     }
 }

@@ -9,6 +9,9 @@ public protocol ForwardHost: Sendable {
     func write(_ record: ForwardRecord, in directory: String)
     /// Removes the directory and the files kcauth put there.
     func remove(directory: String, files: [String])
+    /// Why a socket must not be created at the absolute `path`, or nil: the path must not exist,
+    /// and its directory must be the user's and closed to others (0700).
+    func socketPathProblem(_ path: String) -> SocketPathProblem?
     /// Listens on `path` (which must not exist), 0600.
     func listen(path: String) throws -> any ForwardListener
     /// Holds SIGINT, SIGQUIT, SIGTERM and SIGHUP back from now on.
