@@ -23,6 +23,12 @@ enum RemedyWords {
         case .createEncryptedStore: return "create it with `kcauth login --storage encrypted`"
         case .passphraseWithoutKernelKeyring:
             return "each command will ask for the passphrase on the terminal, or read --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
+        case .unlockStore: return "run `kcauth unlock` (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
+        case .givePassphraseFile: return "give --passphrase-file PATH (or $KCAUTH_PASSPHRASE_FILE) with a file of mode 0600"
+        case .moveDamagedSessionAway: return "nothing was changed; move the file away and log in again (`kcauth login` asks before replacing it)"
+        case .relockStore: return "run `kcauth lock` to remove it, then `kcauth unlock`"
+        case .readableCAFile: return "pass a readable PEM file to --ca-file"
+        case .retryOrCheckProvider: return "the provider is slow or stuck; try again, or check it with `kcauth doctor`"
         }
     }
 }

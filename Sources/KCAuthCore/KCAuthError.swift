@@ -94,6 +94,19 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case createEncryptedStore
         /// No kernel keyring to unlock for other processes: each command will need the passphrase.
         case passphraseWithoutKernelKeyring
+        /// The encrypted store is locked and nobody can type its passphrase: unlock it, or name
+        /// a passphrase file.
+        case unlockStore
+        /// A new passphrase is needed and nobody can type it: name a file that holds it.
+        case givePassphraseFile
+        /// A damaged session file is in the way: move it away and sign in again (which asks first).
+        case moveDamagedSessionAway
+        /// The kernel keyring holds a foreign key under the store's name: lock, then unlock.
+        case relockStore
+        /// The CA file cannot be used: name a readable PEM file.
+        case readableCAFile
+        /// The provider did not answer in time: try again, or check it.
+        case retryOrCheckProvider
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

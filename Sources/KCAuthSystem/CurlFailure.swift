@@ -46,14 +46,14 @@ struct CurlFailure {
                                 hint: proxyHint ?? "check the network; a firewall may be dropping the connection")
             } else {
                 error = network("timed out after \(humanSeconds(totalTimeout)) s waiting for \(hostPort)",
-                                hint: proxyHint ?? "the provider is slow or stuck; try again, or check it with `kcauth doctor`")
+                                remedy: .retryOrCheckProvider)
             }
         case CURLE_PEER_FAILED_VERIFICATION:
             error = Self.untrusted(host: host, cause: cause, caFile: caFile)
         case CURLE_SSL_CACERT_BADFILE:
             // A bad --ca-file is the user's configuration, not the network.
             error = KCAuthError(.configuration, "cannot use CA file \(caFile ?? "(system default)")",
-                                hint: "pass a readable PEM file to --ca-file", cause: cause)
+                                cause: cause, remedy: .readableCAFile)
         case CURLE_SSL_CONNECT_ERROR:
             error = network("TLS handshake with \(hostPort) failed")
         case CURLE_UNSUPPORTED_PROTOCOL:

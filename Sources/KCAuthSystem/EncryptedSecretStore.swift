@@ -199,7 +199,7 @@ public final class EncryptedSecretStore: SecretStore {
         }
         guard passphrases.isInteractive, mayAsk else {
             throw KCAuthError(.storageLocked, "the encrypted store \(keyFile) is locked",
-                              hint: "run `kcauth unlock` (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
+                              remedy: .unlockStore)
         }
         if case .unavailable(let why) = keyring.probe() {
             notice("The kernel keyring is unavailable (\(why)), so the store cannot stay unlocked: asking for the passphrase.")
@@ -219,7 +219,7 @@ public final class EncryptedSecretStore: SecretStore {
         if let path { return try passphrases.readFile(path) }
         guard passphrases.isInteractive else {
             throw KCAuthError(.storageUnavailable, "a new encrypted store needs a passphrase, and nobody is at a terminal to choose one",
-                              hint: "give --passphrase-file PATH (or $KCAUTH_PASSPHRASE_FILE) with a file of mode 0600")
+                              remedy: .givePassphraseFile)
         }
         for _ in 1...3 {
             guard var first = passphrases.ask("New passphrase for the kcauth encrypted store: ") else { break }
@@ -283,7 +283,7 @@ public final class EncryptedSecretStore: SecretStore {
 
     func problem(_ path: String, _ problem: SealedFileProblem) -> KCAuthError {
         KCAuthError(.storageUnavailable, "\(path) \(problem.text)",
-                    hint: "nothing was changed; move the file away and log in again (`kcauth login` asks before replacing it)")
+                    remedy: .moveDamagedSessionAway)
     }
 
     func prepareDirectory() throws {

@@ -32,5 +32,11 @@ import KCAuthTestSupport
         #expect(RemedyWords.text(.signInWithPAR([.auto, .never])) == "sign in with `--par auto` or `--par never`")
         #expect(RemedyWords.text(.signInWithPAR([.auto])) == "sign in with `--par auto`")
         #expect(RemedyWords.text(.signInWithoutDPoP) == "sign in without DPoP (`kcauth login --dpop no`)")
+        #expect(RemedyWords.text(.unlockStore)
+                == "run `kcauth unlock` (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
+        #expect(RemedyWords.text(.createEncryptedStore) == "create it with `kcauth login --storage encrypted`")
+        #expect(ErrorPresenter.line(KCAuthError(.storageLocked, "the encrypted store /s/store.key is locked", remedy: .unlockStore))
+                == "error: the encrypted store /s/store.key is locked; run `kcauth unlock` (once per boot, from any terminal), "
+                   + "or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
     }
 }
