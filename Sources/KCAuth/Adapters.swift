@@ -48,6 +48,18 @@ public struct Adapters: Sendable {
     public var tokenFiles: any TokenFiles = SystemTokenFiles()
     /// The kubeconfig file `kubeconfig --merge` rewrites.
     public var kubeconfigFiles: any KubeconfigFiles = SystemKubeconfigFiles()
+    // MARK: doctor, stores, ssh (helper B)
+    /// What `doctor` checks on this machine (keyring, stores, runtime directory, browser).
+    public var hostInspection: @Sendable () -> any HostInspection
+    /// The encrypted store's key in the kernel keyring (`unlock`, `lock`, `passphrase`); nil:
+    /// no encrypted store in this build.
+    public var storeKeyring: @Sendable () -> (any StoreKeyring)? = { nil }
+    /// A forward's machinery on the laptop (`ssh`, `forward-agent`): directory, socket, signals, log.
+    public var forwardHost: @Sendable () -> any ForwardHost
+    /// The system ssh (`kcauth ssh`).
+    public var ssh: @Sendable () -> any SSHClient = { SystemSSHClient() }
+    /// The remote side's way to the laptop: the forwarded socket.
+    public var forwardConnector: @Sendable () -> any ForwardConnector = { SocketForwardConnector() }
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
@@ -70,6 +82,8 @@ public struct Adapters: Sendable {
         self.sleeper = sleeper
         credentials = SystemCredentialReader(environment: environment)
         terminal = TerminalQuestionInput()
+        hostInspection = { SystemHostInspection(environment: environment) }
+        forwardHost = { SystemForwardHost(environment: environment) }
     }
 
     /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for
@@ -102,6 +116,11 @@ public struct Adapters: Sendable {
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment) }
         adapters.signInLock = { FileSignInLock() }
+        // MARK: doctor, stores, ssh (helper B)
+        adapters.hostInspection = { [secretStore = adapters.secretStore] in
+            SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
+        }
+        adapters.storeKeyring = { [secretStore = adapters.secretStore] in secretStore(.encrypted) { _ in } as? any StoreKeyring }
         return adapters
     }
 }

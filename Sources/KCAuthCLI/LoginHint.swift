@@ -13,12 +13,6 @@ enum LoginHint {
 
     /// The hint an error carries, else its remedy in words.
     static func hint(for error: KCAuthError) -> String? {
-        if let hint = error.hint { return hint }
-        switch error.remedy {
-        case .signIn(let profile)?: return command(profile: profile)
-        case .signInAgain(let profile)?: return command(profile: profile) + " again"
-        case .addEntryByHand?: return "add the entry printed by `kcauth kubeconfig` by hand"
-        case nil: return nil
-        }
+        error.hint ?? error.remedy.map(RemedyWords.text)
     }
 }

@@ -20,7 +20,7 @@ enum SignInNotice {
         let profile: String
         switch error.remedy {
         case .signIn(let name)?, .signInAgain(let name)?: profile = name
-        case .addEntryByHand?, nil: return
+        default: return  // a sign-in elsewhere (the laptop of a forward), or none
         }
         let helper = command == GitCredentialCommand.spec.name || command == DockerCredentialCommand.spec.name
         let kubectlBatch = (try? KubectlLogin.execInfo(services.environment)).map { services.environment[KubernetesExecInfo.variable] != nil && !$0.interactive } ?? false

@@ -72,6 +72,43 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signInAgain(profile: String)
         /// A kubeconfig kcauth cannot edit: add its entries by hand.
         case addEntryByHand
+
+        // MARK: doctor, stores, ssh (helper B)
+        /// The provider's TLS certificate is not trusted: name a CA file (`caFile`: the one in
+        /// use, which does not hold the issuing CA).
+        case checkCA(host: String, caFile: String?)
+        /// The host name did not resolve: check it and the DNS.
+        case checkHostName(host: String)
+        /// The provider signs with none of kcauth's DPoP algorithms: sign in without DPoP.
+        case signInWithoutDPoP
+        /// The profile's PAR mode cannot work with this provider: sign in with one of these.
+        case signInWithPAR([PARMode])
+        /// A forwarded session's laptop needs a sign-in; the connection can stay open.
+        case signInOnLaptop(profile: String)
+        /// A forwarded socket must not be used: reconnect, or unset `variable` for this host's own sessions.
+        case reconnectForward(variable: String)
+        /// No browser launcher: install one, or sign in with the address shown (`wsl`: on WSL,
+        /// where the Windows browser is reached through wslu).
+        case installBrowserLauncher(wsl: Bool)
+        /// No kernel keyring: the encrypted store's passphrase is given to each command.
+        case passphraseEachCommand
+        /// There is no encrypted store yet: a sign-in with it creates it.
+        case createEncryptedStore
+        /// No kernel keyring to unlock for other processes: each command will need the passphrase.
+        case passphraseWithoutKernelKeyring
+        /// The encrypted store is locked and nobody can type its passphrase: unlock it, or name
+        /// a passphrase file.
+        case unlockStore
+        /// A new passphrase is needed and nobody can type it: name a file that holds it.
+        case givePassphraseFile
+        /// A damaged session file is in the way: move it away and sign in again (which asks first).
+        case moveDamagedSessionAway
+        /// The kernel keyring holds a foreign key under the store's name: lock, then unlock.
+        case relockStore
+        /// The CA file cannot be used: name a readable PEM file.
+        case readableCAFile
+        /// The provider did not answer in time: try again, or check it.
+        case retryOrCheckProvider
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -20,13 +20,14 @@ struct CurlFailure {
         let proxyHint = proxyVariable.map {
             "$\($0) is set: unless $no_proxy excludes \(host), the request went through that proxy"
         }
-        func network(_ message: String, hint: String? = nil) -> KCAuthError {
-            KCAuthError(.network, message, hint: hint ?? proxyHint, cause: cause)
+        func network(_ message: String, hint: String? = nil, remedy: KCAuthError.Remedy? = nil) -> KCAuthError {
+            KCAuthError(.network, message, hint: hint ?? proxyHint, cause: cause, remedy: remedy)
         }
 
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
-            error = network("cannot resolve host \(host)", hint: proxyHint ?? "check the host name in the issuer URL and the DNS")
+            // The typed cause: doctor and the CLI phrase it (a proxy in the way is said first).
+            error = network("cannot resolve host \(host)", remedy: .checkHostName(host: host))
         case CURLE_COULDNT_RESOLVE_PROXY:
             error = network("cannot resolve the proxy for \(host)", hint: "check $\(proxyVariable ?? "https_proxy")")
         case CURLE_COULDNT_CONNECT:
@@ -45,14 +46,14 @@ struct CurlFailure {
                                 hint: proxyHint ?? "check the network; a firewall may be dropping the connection")
             } else {
                 error = network("timed out after \(humanSeconds(totalTimeout)) s waiting for \(hostPort)",
-                                hint: proxyHint ?? "the provider is slow or stuck; try again, or check it with `kcauth doctor`")
+                                remedy: .retryOrCheckProvider)
             }
         case CURLE_PEER_FAILED_VERIFICATION:
             error = Self.untrusted(host: host, cause: cause, caFile: caFile)
         case CURLE_SSL_CACERT_BADFILE:
             // A bad --ca-file is the user's configuration, not the network.
             error = KCAuthError(.configuration, "cannot use CA file \(caFile ?? "(system default)")",
-                                hint: "pass a readable PEM file to --ca-file", cause: cause)
+                                cause: cause, remedy: .readableCAFile)
         case CURLE_SSL_CONNECT_ERROR:
             error = network("TLS handshake with \(hostPort) failed")
         case CURLE_UNSUPPORTED_PROTOCOL:
@@ -73,15 +74,13 @@ struct CurlFailure {
     }
 
     private static func untrusted(host: String, cause: String, caFile: String?) -> KCAuthError {
-        let hint = caFile.map { "check that \($0) holds the CA that issued it" }
         if cause.contains("subject name") || cause.contains("does not match") {
             return KCAuthError(.network, "TLS certificate of \(host) does not match the host name", cause: cause)
         }
         if cause.contains("expired") {
             return KCAuthError(.network, "TLS certificate of \(host) has expired", cause: cause)
         }
-        return KCAuthError(.network, "TLS certificate of \(host) is not trusted",
-                           hint: hint ?? "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)", cause: cause)
+        return KCAuthError(.network, "TLS certificate of \(host) is not trusted", cause: cause, remedy: .checkCA(host: host, caFile: caFile))
     }
 
     /// The proxy variable libcurl reads for `scheme`. Lower-case `http_proxy` only: libcurl

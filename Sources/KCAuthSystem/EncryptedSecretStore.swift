@@ -109,12 +109,11 @@ public final class EncryptedSecretStore: SecretStore {
     /// the kernel keyring for `seconds`. Returns when it expires.
     public func unlock(seconds: UInt32) throws -> Instant {
         guard let file = try loadKey(path: keyFile) else {
-            throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))",
-                              hint: "create it with `kcauth login --storage encrypted`")
+            throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))", remedy: .createEncryptedStore)
         }
         if case .unavailable(let why) = keyring.probe() {
             throw KCAuthError(.storageUnavailable, "cannot unlock for other processes: the kernel keyring is unavailable: \(why)",
-                              hint: "each command will ask for the passphrase on the terminal, or read --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
+                              remedy: .passphraseWithoutKernelKeyring)
         }
         var dataKey = try unwrapAsking(file)
         defer { Scrypt.wipe(&dataKey) }
@@ -134,8 +133,7 @@ public final class EncryptedSecretStore: SecretStore {
     public func changePassphrase(newPassphraseFile: String?) throws {
         try withStoreLock {
             guard let file = try loadKey(path: keyFile) else {
-                throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))",
-                                  hint: "create it with `kcauth login --storage encrypted`")
+                throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))", remedy: .createEncryptedStore)
             }
             var dataKey = try unwrapAsking(file)
             defer { Scrypt.wipe(&dataKey) }
@@ -201,7 +199,7 @@ public final class EncryptedSecretStore: SecretStore {
         }
         guard passphrases.isInteractive, mayAsk else {
             throw KCAuthError(.storageLocked, "the encrypted store \(keyFile) is locked",
-                              hint: "run `kcauth unlock` (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
+                              remedy: .unlockStore)
         }
         if case .unavailable(let why) = keyring.probe() {
             notice("The kernel keyring is unavailable (\(why)), so the store cannot stay unlocked: asking for the passphrase.")
@@ -221,7 +219,7 @@ public final class EncryptedSecretStore: SecretStore {
         if let path { return try passphrases.readFile(path) }
         guard passphrases.isInteractive else {
             throw KCAuthError(.storageUnavailable, "a new encrypted store needs a passphrase, and nobody is at a terminal to choose one",
-                              hint: "give --passphrase-file PATH (or $KCAUTH_PASSPHRASE_FILE) with a file of mode 0600")
+                              remedy: .givePassphraseFile)
         }
         for _ in 1...3 {
             guard var first = passphrases.ask("New passphrase for the kcauth encrypted store: ") else { break }
@@ -285,7 +283,7 @@ public final class EncryptedSecretStore: SecretStore {
 
     func problem(_ path: String, _ problem: SealedFileProblem) -> KCAuthError {
         KCAuthError(.storageUnavailable, "\(path) \(problem.text)",
-                    hint: "nothing was changed; move the file away and log in again (`kcauth login` asks before replacing it)")
+                    remedy: .moveDamagedSessionAway)
     }
 
     func prepareDirectory() throws {

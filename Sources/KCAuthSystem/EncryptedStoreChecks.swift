@@ -21,8 +21,8 @@ public struct EncryptedStoreChecks {
         case .available:
             checks.append(.pass("kernel-keyring", "kernel keyring", "add_key and keyctl work: `kcauth unlock` lasts for every process of yours"))
         case .unavailable(let why):
-            checks.append(.fail("kernel-keyring", "kernel keyring", KCAuthError(.storageUnavailable, "unavailable: \(why)"),
-                                fix: "each command asks for the passphrase on a terminal, or reads --passphrase-file / $KCAUTH_PASSPHRASE_FILE"))
+            checks.append(.fail("kernel-keyring", "kernel keyring",
+                                KCAuthError(.storageUnavailable, "unavailable: \(why)", remedy: .passphraseEachCommand)))
         }
         let key: EncryptedStoreKey?
         do {

@@ -53,8 +53,7 @@ public struct HostChecks: Sendable {
         }
         let tried = commands.map { $0[0] }.joined(separator: ", ")
         return DoctorCheck(id, title, .fail, "no browser launcher found (tried: \(tried))\(wslNote)",
-                           fix: wsl ? "install wslu (wslview), or set $BROWSER or --browser-command; or paste the address back (`kcauth login --no-browser`)"
-                                    : "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by `kcauth login --no-browser`")
+                           remedy: .installBrowserLauncher(wsl: wsl))
     }
 
     /// The file store of `profile`: its directory is private and the file, if there is one, is

@@ -79,7 +79,7 @@ public struct KernelKeyring: Sendable {
         }
         guard length == 40 else {
             throw KCAuthError(.storageUnavailable, "the kernel keyring holds a key '\(description)' kcauth did not write",
-                              hint: "run `kcauth lock` to remove it, then `kcauth unlock`")
+                              remedy: .relockStore)
         }
         let stamp = buffer[32..<40].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let entry = Entry(key: Array(buffer[..<32]), expires: Instant(clock: Double(stamp)))

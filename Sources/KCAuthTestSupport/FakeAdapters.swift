@@ -24,6 +24,15 @@ public final class FakeAdapters: @unchecked Sendable {
     public let launcher = RecordingLauncher()
     public let tokenFiles = MemoryTokenFiles()
     public let kubeconfigFiles = MemoryKubeconfigFiles()
+    // MARK: doctor, stores, ssh (helper B)
+    /// `doctor`'s machine: every check passes unless a test scripts a failure.
+    public let host = ScriptedHostInspection()
+    /// The encrypted store's key and the kernel keyring (`unlock`, `lock`, `passphrase`).
+    public lazy var storeKeyring = FakeStoreKeyring(clock: clock)
+    /// A forward's laptop, the system ssh, and the remote side's socket.
+    public let forwardHost = FakeForwardHost()
+    public let ssh = ScriptedSSH()
+    public let forwardConnector = FakeForwardConnector()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -44,6 +53,11 @@ public final class FakeAdapters: @unchecked Sendable {
         adapters.launcher = launcher
         adapters.tokenFiles = tokenFiles
         adapters.kubeconfigFiles = kubeconfigFiles
+        adapters.hostInspection = { [host] in host }
+        adapters.storeKeyring = { [storeKeyring] in storeKeyring }
+        adapters.forwardHost = { [forwardHost] in forwardHost }
+        adapters.ssh = { [ssh] in ssh }
+        adapters.forwardConnector = { [forwardConnector] in forwardConnector }
         return adapters
     }
 

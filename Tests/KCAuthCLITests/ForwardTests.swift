@@ -58,7 +58,8 @@ import KCAuthTestSupport
         } catch let error as KCAuthError {
             #expect(error.code == .loginRequired)
             #expect(ExitStatus.of(error.code).code == 4)
-            #expect(error.message.contains("on the laptop") && error.hint?.contains("sign in on the laptop") == true)
+            #expect(error.message.contains("on the laptop") && error.remedy == .signInOnLaptop(profile: "work"))
+            #expect(ErrorPresenter.fix(for: error).contains("sign in on the laptop (kcauth login --profile work)"))
         } catch {
             Issue.record("\(error)")
         }
@@ -75,16 +76,6 @@ import KCAuthTestSupport
         #expect(CacheGate.environmentAllows { _ in nil })
         #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "/tmp/x/agent.sock" : nil })
         #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "relative" : nil })
-    }
-
-    @Test func theAgentAnswersOnlyForwardedProfiles() {
-        let services = Services(environment: ["HOME": "/nonexistent", "KCAUTH_STORAGE": "memory"], console: RecordingConsole())
-        let log = ForwardLog(environment: ["XDG_STATE_HOME": FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"])
-        let agent = ForwardAgent(listener: -1, profiles: ["work"], scope: nil, destination: "h", services: services, log: log)
-        let refused = agent.answer(ForwardMessage.Request(profile: "other", minValid: 30, idToken: false))
-        #expect(refused.contains("is not forwarded") && !refused.contains("access_token"))
-        #expect((try? String(contentsOfFile: log.path, encoding: .utf8))?.contains("profile=other scope=- refused=not-forwarded") == true)
-        try? FileManager.default.removeItem(atPath: String(log.path.dropLast("/kcauth/forward.log".count)))
     }
 
     @Test func theRemoteSideRefusesASocketOthersCouldHavePlaced() throws {

@@ -48,7 +48,8 @@ import KCAuthTestSupport
         var plain = try JSONDecoder().decode(ProviderMetadata.self, from: Data(Self.discovery(issuer: "https://op.example.test").utf8))
         plain.pushedAuthorizationRequestEndpoint = nil
         let always = checker.senderConstraintCheck(plain, dpop: .no, par: .always)
-        #expect(always.status == .fail && always.detail.contains("no PAR endpoint") && always.fix?.contains("--par auto") == true)
+        #expect(always.status == .fail && always.detail.contains("no PAR endpoint") && always.remedy == .signInWithPAR([.auto, .never]))
+        #expect(checker.senderConstraintCheck(advertising, dpop: .yes, par: .auto).remedy == .signInWithoutDPoP)
         #expect(checker.senderConstraintCheck(nil, dpop: .no, par: .auto).status == .skip)
     }
 
@@ -80,12 +81,33 @@ import KCAuthTestSupport
         #expect(checks[0].detail.contains("answered HTTP 404"))
     }
 
+    func reach(_ error: KCAuthError) -> [DoctorCheck] {
+        ProviderChecks(transport: StubTransport(error: error), clock: FixedClock(time: Self.now)).run(issuer: Self.issuer, profile: "p")
+    }
+
     @Test func aTransportFailureFailsReachabilityAndSkipsTheRest() {
-        let transport = StubTransport(error: KCAuthError(.network, "TLS certificate of sso.example.com is not trusted (use --ca-file)"))
-        let checks = ProviderChecks(transport: transport, clock: FixedClock(time: Self.now)).run(issuer: Self.issuer, profile: "p")
+        let checks = reach(KCAuthError(.network, "connection to sso.example.com:443 failed during the exchange"))
         #expect(checks.map(\.status) == [.fail, .skip, .skip, .skip])
-        #expect(checks[0].detail == "TLS certificate of sso.example.com is not trusted (use --ca-file)")
-        #expect(checks[0].fix?.contains("--ca-file") == true)
+        #expect(checks[0].detail == "connection to sso.example.com:443 failed during the exchange")
+        #expect(checks[0].fix == "check the issuer URL, your network and $https_proxy / $no_proxy" && checks[0].remedy == nil)
+    }
+
+    /// The advice comes from the transport's typed cause, whatever its message says.
+    @Test func anUntrustedCertificateIsAdvisedToNameTheCA() {
+        let checks = reach(KCAuthError(.network, "certificate problem", remedy: .checkCA(host: "sso.example.com", caFile: nil)))
+        #expect(checks[0].status == .fail && checks[0].fix == nil)
+        #expect(checks[0].remedy == .checkCA(host: "sso.example.com", caFile: nil))
+        // A message that merely reads like one decides nothing.
+        #expect(reach(KCAuthError(.network, "TLS certificate of x is not trusted"))[0].remedy == nil)
+    }
+
+    @Test func anUnresolvableHostIsAdvisedToCheckTheNameAndDNS() {
+        let checks = reach(KCAuthError(.network, "cannot resolve host sso.example.com", remedy: .checkHostName(host: "sso.example.com")))
+        #expect(checks[0].fix == nil && checks[0].remedy == .checkHostName(host: "sso.example.com"))
+        #expect(reach(KCAuthError(.network, "cannot resolve host x"))[0].remedy == nil)
+        // The transport's own hint (a proxy in the way) comes first.
+        let proxied = reach(KCAuthError(.network, "cannot resolve host x", hint: "$https_proxy is set", remedy: .checkHostName(host: "x")))
+        #expect(proxied[0].fix == "$https_proxy is set")
     }
 
     @Test func noIssuerSkipsAllThree() {

@@ -18,7 +18,7 @@ struct CurlPrivateCATests {
             try CurlTransport().send(HTTPRequest(method: .get, url: url))
         }
         #expect(error.code == .network)
-        #expect(error.message == "TLS certificate of 127.0.0.1 is not trusted" && error.hint?.contains("--ca-file") == true)
+        #expect(error.message == "TLS certificate of 127.0.0.1 is not trusted" && error.remedy == .checkCA(host: "127.0.0.1", caFile: nil))
         #expect(error.cause?.isEmpty == false)
 
         let response = try CurlTransport(caFile: dir.file("ca.pem")).send(HTTPRequest(method: .get, url: url))

@@ -28,7 +28,7 @@ struct HostChecksTests {
         let missing = HostChecks(environment: ["PATH": tmp.path]).browser()
         #expect(missing.status == .fail)
         #expect(missing.detail == "no browser launcher found (tried: xdg-open)")
-        #expect(missing.fix?.contains("$BROWSER") == true)
+        #expect(missing.fix == nil && missing.remedy == .installBrowserLauncher(wsl: false))
     }
 
     @Test func noBusFailsTheFirstKeyringCheckAndSkipsTheOthers() throws {

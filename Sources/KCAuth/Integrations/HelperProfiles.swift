@@ -7,8 +7,12 @@ public struct HelperProfiles: Sendable {
     public var profiles: [(name: String, settings: ProfileSettings)]
 
     public init(_ context: KCAuthContext) throws {
-        let doc = try context.config()
-        let path = context.settings.path
+        try self.init(try context.config(), path: context.settings.path)
+    }
+
+    /// The profiles of a configuration read by the caller (the forward's agent reads it again
+    /// for every request, so a profile added while the connection is up is used at once).
+    public init(_ doc: ConfigDocument, path: String) throws {
         profiles = try doc.profileNames.filter(ProfileName.isValid).map { ($0, try ProfileSettings(doc, profile: $0, path: path)) }
     }
 

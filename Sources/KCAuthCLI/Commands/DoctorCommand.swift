@@ -1,7 +1,6 @@
 import KCAuth
 import KCAuthContract
 import KCAuthCore
-import KCAuthSystem
 
 /// `kcauth doctor`: every check kcauth depends on, one line each with a fix (issue 7).
 enum DoctorCommand: Command {
@@ -26,63 +25,21 @@ enum DoctorCommand: Command {
     static let output = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "text", choices: ["text", "json"])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let (profile, checks) = collect(command, services)
+        let report = collect(command, services)
         let json = command.value(output) == "json"
-        services.console.out(json ? renderJSON(checks, profile: profile) : renderText(checks))
+        services.console.out(json ? renderJSON(report.checks, profile: report.profile) : renderText(report.checks))
         // The report ends with its own summary; the exit status is all that is left to say.
-        guard checks.allPassed else { throw ReportedFailure(status: .failure) }
+        guard report.checks.allPassed else { throw ReportedFailure(status: .failure) }
     }
 
-    /// Every check, with the settings resolved as every command resolves them, except that a
-    /// broken configuration file (or a bad value in it) is one of the things doctor reports, so
-    /// it must not stop the other checks: they then use flags and environment only.
-    static func collect(_ command: ParsedCommand, _ services: Services) -> (profile: String, checks: [DoctorCheck]) {
-        let context = services.context
-        let env = services.environment
+    static func collect(_ command: ParsedCommand, _ services: Services) -> Doctor.Report {
         let flags = SettingsFlags(profile: command.value(SettingsOptions.profile), issuer: command.value(issuer))
-        let config = configCheck(services, profile: flags.profile)
-        var resolved: ResolvedProfile?
-        var resolveError: KCAuthError?
-        do {
-            resolved = try context.resolve(flags)
-        } catch {
-            resolveError = KCAuthError.wrapping(error)
-            // A bad value in the file or the environment: check what can still be checked.
-            resolved = (try? context.resolver(tolerant: true).resolve(flags))
-                ?? (try? SettingsResolver(environment: [:], config: nil, configPath: context.settings.path, workingDirectory: nil).resolve(flags))
-        }
-        let profile = resolved?.name ?? ProfileName.defaultName
-
-        // The keyring checks apply only to a profile that keeps its session there.
-        var storage: [DoctorCheck]
-        switch resolved?.storage.value {
-        case .keyring?:
-            storage = KeyringChecks(environment: env).run()
-        case .file?:
-            storage = KeyringChecks.skipped("not used: profile '\(profile)' keeps its session in a file")
-            storage.append(HostChecks(environment: env).fileStore(FileSecretStore(directory: Paths(environment: env).stateDirectory), profile: profile))
-        case .encrypted?:
-            storage = KeyringChecks.skipped("not used: profile '\(profile)' keeps its session in the encrypted store")
-            if let store = context.store(.encrypted).withoutUnlockPrompts() as? EncryptedSecretStore {
-                storage += EncryptedStoreChecks(store: store, profile: profile).run()
-            }
-        case .memory?:
-            storage = KeyringChecks.skipped("not used: $KCAUTH_STORAGE is memory")
-        default:
-            storage = [.fail("storage", "storage choice", resolveError ?? KCAuthError(.configuration, "no storage could be chosen"))]
-        }
-
-        let host = HostChecks(environment: env)
-        let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
-        let settings = resolved.map(settingsCheck) ?? []
-        return (profile, storage + [config(profile)] + settings + [host.runtimeDirectory(), host.browser()]
-                    + provider.run(issuer: resolved?.issuer?.value, profile: profile, dpop: resolved?.dpop.value ?? .no,
-                                   par: resolved?.par.value ?? .auto))
+        return services.context.doctor().run(flags, describeSettings: describeSettings)
     }
 
     /// Where each setting came from, so a surprising value can be traced to a flag, a variable
     /// or the file.
-    static func settingsCheck(_ p: ResolvedProfile) -> [DoctorCheck] {
+    static func describeSettings(_ p: ResolvedProfile) -> String {
         func describe<V>(_ name: String, _ setting: Setting<V>?, _ text: (V) -> String) -> String? {
             guard let setting else { return nil }
             let origin: String
@@ -98,31 +55,24 @@ enum DoctorCommand: Command {
         let parts = [describe("profile", p.profile) { $0 }, describe("issuer", p.issuer) { $0 }, describe("client", p.clientID) { $0 },
                      describe("storage", p.storage) { $0.rawValue }, describe("CA file", p.caFile) { $0 },
                      describe("flow", p.flow) { $0.rawValue }].compactMap { $0 }
-        return [.pass("settings", "settings", parts.joined(separator: "; "))]
+        return parts.joined(separator: "; ")
     }
 
-    /// The configuration file check, for whichever profile the settings resolve to.
-    static func configCheck(_ services: Services, profile flag: String?) -> (String) -> DoctorCheck {
-        let (id, title) = ("config", "configuration")
-        let path = services.context.settings.path
-        return { profile in
-            do {
-                let doc = try services.context.config()
-                _ = try ProfileSettings(doc, profile: profile, path: path)
-                let found = doc.profileNames.contains(profile) ? "profile '\(profile)' found" : "no profile '\(profile)' yet"
-                return .pass(id, title, "\(path): \(found)")
-            } catch {
-                return .fail(id, title, KCAuthError.wrapping(error), fix: "fix the file by hand (kcauth never rewrites a file it cannot read)")
-            }
-        }
+    /// The next step of a failed check, in the CLI's words.
+    static func fix(_ check: DoctorCheck) -> String? {
+        check.fix ?? check.remedy.map(RemedyWords.text)
     }
 
     static func renderText(_ checks: [DoctorCheck]) -> String {
         var out = ""
         for check in checks {
-            let status = ["pass": "ok", "fail": "FAIL", "skip": "skip"][check.status.rawValue]!
+            let status = switch check.status {
+            case .pass: "ok"
+            case .fail: "FAIL"
+            case .skip: "skip"
+            }
             var line = status.padded(to: 6) + check.title + ": " + check.detail
-            if check.status == .fail, let fix = check.fix { line += "; fix: " + fix }
+            if check.status == .fail, let fix = fix(check) { line += "; fix: " + fix }
             out += Sanitize.oneLine(line, limit: 1000) + "\n"
         }
         if checks.allPassed {
@@ -137,7 +87,7 @@ enum DoctorCommand: Command {
     static func renderJSON(_ checks: [DoctorCheck], profile: String) -> String {
         let items = checks.map { c in
             JSONValue.fields([("id", .string(c.id)), ("title", .string(c.title)), ("status", .string(c.status.rawValue)),
-                              ("detail", .string(c.detail)), ("fix", .string(c.fix))])
+                              ("detail", .string(c.detail)), ("fix", .string(fix(c)))])
         }
         return JSONValue.fields([("version", .number(SessionOutput.schemaVersion)), ("profile", .string(profile)),
                                  ("ok", .bool(checks.allPassed)), ("checks", .array(items))]).rendered()

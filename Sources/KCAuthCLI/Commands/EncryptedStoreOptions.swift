@@ -1,7 +1,6 @@
 import KCAuth
 import KCAuthContract
 import KCAuthCore
-import KCAuthSystem
 
 /// What `unlock`, `lock`, `passphrase` and `login` share about the encrypted store: the
 /// passphrase file option, the store itself, and `--for`'s durations.
@@ -20,13 +19,6 @@ enum EncryptedStoreOptions {
         return changed
     }
 
-    static func store(_ services: Services) throws -> EncryptedSecretStore {
-        guard let store = services.context.store(.encrypted) as? EncryptedSecretStore else {
-            throw KCAuthError(.internal, "the encrypted store is not available in this build")
-        }
-        return store
-    }
-
     /// `90s`, `30m`, `12h`, `2d` or plain seconds; up to 30 days.
     static func duration(_ text: String) throws -> UInt32 {
         try InputText.check(text, from: "--for")
@@ -38,7 +30,7 @@ enum EncryptedStoreOptions {
             digits = digits.dropLast()
         }
         guard !digits.isEmpty, digits.count <= 7, digits.allSatisfy(\.isASCII), let number = UInt64(digits),
-              number * unit >= 1, number * unit <= 30 * 86400 else {
+              number * unit >= 1, number * unit <= UInt64(Unlock.maximumSeconds) else {
             throw KCAuthError(.usage, "--for: '\(Sanitize.oneLine(text))' is not a duration from 1s to 30d",
                               hint: "for example 90m, 12h or 2d")
         }

@@ -1,11 +1,10 @@
-import Glibc
 import KCAuthContract
 import KCAuthCore
-import KCAuthSystem
+import KCAuth
 
 /// `kcauth forward-agent [--profile NAME]... [--scope SCOPES] [--socket PATH]`: the laptop's side
 /// of `kcauth ssh` on its own, for plain ssh (`RemoteForward` in ssh_config). Prints the socket's
-/// path, lists itself in `kcauth status`, and answers with ``ForwardAgent`` until SIGTERM, SIGINT
+/// path, lists itself in `kcauth status`, and answers (``ForwardAgent``) until SIGTERM, SIGINT
 /// or SIGHUP; then removes its socket, its record and its directory.
 enum ForwardAgentCommand: Command {
     static let spec = CommandSpec(
@@ -31,58 +30,28 @@ enum ForwardAgentCommand: Command {
         ])
 
     static let socket = OptionSpec("socket", value: "PATH", help: "Where to create the socket (its directory: yours, 0700)")
-    static let destination = "plain ssh"
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let profiles = try SSHCommand.profiles(command, services)
         let scope = command.value(SSHCommand.scope)
         if let scope { try InputText.check(scope, from: "--scope") }
-        let chosen = try command.value(socket).map { try checkedSocketPath($0) }
+        let chosen = try command.value(socket).map { try checkedSocketPath($0, services) }
 
-        SSHSession.holdSignals()
-        let directory = try PrivateRunDirectory.create(prefix: ForwardRecord.directoryPrefix)
-        defer { PrivateRunDirectory.remove(directory, files: [ForwardRecord.fileName, "agent.sock"]) }
-        let path = chosen ?? directory + "/agent.sock"
-        let listener = try ForwardSocket.listen(path: path)
-        defer { close(listener); unlink(path) }
-        let record = ForwardRecord(pid: getpid(), destination: destination, profiles: profiles, scope: scope,
-                                   started: services.context.clock.instant.rfc3339)
-        PrivateRunDirectory.write(directory + "/" + ForwardRecord.fileName, record.text)
-        services.console.out(path + "\n")
-
-        let agent = ForwardAgent(listener: listener, profiles: profiles, scope: scope, destination: destination,
-                                 services: services, log: ForwardLog(environment: services.environment))
-        while !stopRequested() { agent.serveOne(milliseconds: 100) }
+        try services.context.forwardAgent().run(profiles: profiles, scope: scope, socket: chosen) { services.console.out($0 + "\n") }
     }
 
     /// `--socket`'s path, made absolute: it must not exist, and its directory must be this
     /// user's and closed to others (0700), so that nobody else can reach or replace the socket.
-    static func checkedSocketPath(_ given: String) throws -> String {
+    static func checkedSocketPath(_ given: String, _ services: Services) throws -> String {
         try InputText.check(given, from: "--socket")
-        var path = given
-        if !path.hasPrefix("/") {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            guard getcwd(&buffer, buffer.count) != nil else { throw KCAuthError(.configuration, "cannot read the current directory") }
-            path = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+        do {
+            return try services.context.forwardAgent().socketPath(given)
+        } catch let problem as SocketPathProblem {
+            switch problem {
+            case .notADirectory(let directory): throw KCAuthError(.usage, "--socket: \(directory) is not a directory")
+            case .notPrivate(let directory): throw KCAuthError(.usage, "--socket: \(directory) must be yours and closed to others (chmod 700)")
+            case .exists(let path): throw KCAuthError(.usage, "--socket: \(path) already exists")
+            }
         }
-        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "/"
-        var info = stat()
-        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw KCAuthError(.usage, "--socket: \(directory) is not a directory")
-        }
-        guard info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
-            throw KCAuthError(.usage, "--socket: \(directory) must be yours and closed to others (chmod 700)")
-        }
-        guard lstat(path, &info) != 0 else { throw KCAuthError(.usage, "--socket: \(path) already exists") }
-        return path
-    }
-
-    /// A held SIGTERM, SIGINT or SIGHUP (or SIGQUIT), taken.
-    static func stopRequested() -> Bool {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in SSHSession.heldSignals { sigaddset(&set, s) }
-        var zero = timespec(tv_sec: 0, tv_nsec: 0)
-        return sigtimedwait(&set, nil, &zero) > 0
     }
 }

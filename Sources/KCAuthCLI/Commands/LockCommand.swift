@@ -16,7 +16,9 @@ enum LockCommand: Command {
         examples: ["kcauth lock"])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let wasUnlocked = try EncryptedStoreOptions.store(services).lock()
-        services.console.err(wasUnlocked ? "The encrypted store is locked.\n" : "The encrypted store was not unlocked.\n")
+        switch try services.context.lock().run() {
+        case .locked: services.console.err("The encrypted store is locked.\n")
+        case .wasNotUnlocked: services.console.err("The encrypted store was not unlocked.\n")
+        }
     }
 }

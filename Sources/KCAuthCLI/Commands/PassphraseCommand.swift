@@ -18,7 +18,7 @@ enum PassphraseCommand: Command {
                                     completes: .files)
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        try EncryptedStoreOptions.store(services).changePassphrase(newPassphraseFile: command.value(newFile))
+        try services.context.passphrase().run(newPassphraseFile: command.value(newFile))
         services.console.err("The encrypted store's passphrase is changed.\n")
     }
 }

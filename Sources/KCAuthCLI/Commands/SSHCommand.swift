@@ -1,11 +1,10 @@
-import Glibc
+import KCAuth
 import KCAuthContract
 import KCAuthCore
-import KCAuthSystem
 
 /// `kcauth ssh [flags] [SSH-OPTIONS] DESTINATION [COMMAND...]`: the system ssh, with this
 /// laptop's session lent to the remote host for as long as the connection lasts (access tokens
-/// only, for the named profiles). How: ``SSHSession``; what answers: ``ForwardAgent``.
+/// only, for the named profiles). How: ``SSHForward``; what answers: ``ForwardAnswers``.
 enum SSHCommand: Command {
     static let spec: CommandSpec = {
         var spec = CommandSpec(
@@ -47,18 +46,24 @@ enum SSHCommand: Command {
         let scope = command.value(scope)
         if let scope { try InputText.check(scope, from: "--scope") }
 
-        let directory = try PrivateRunDirectory.create(prefix: ForwardRecord.directoryPrefix)
-        let record = ForwardRecord(pid: getpid(), destination: arguments.destination, profiles: profiles, scope: scope,
-                                   started: services.context.clock.instant.rfc3339)
-        PrivateRunDirectory.write(directory + "/" + ForwardRecord.fileName, record.text)
-        defer { PrivateRunDirectory.remove(directory, files: [ForwardRecord.fileName, "agent.sock", "control"]) }
-        SSHSession.holdSignals()
-        let log = ForwardLog(environment: services.environment)
-        let session = SSHSession(arguments: arguments,
-                                 agent: { ForwardAgent(listener: $0, profiles: profiles, scope: scope, destination: arguments.destination,
-                                                       services: services, log: log) },
-                                 directory: directory, environment: withoutForward(services.environment), console: services.console)
-        let status = try session.run()
+        let outcome = try services.context.sshForward().run(SSHForward.Request(
+            options: arguments.options, connectionOptions: arguments.connectionOptions, destination: arguments.destination,
+            command: arguments.command, profiles: profiles, scope: scope))
+        let status: Int32
+        switch outcome {
+        case .ended(let code):
+            status = code
+        case .couldNotConnect(let code):
+            services.console.err("kcauth ssh: could not connect to \(arguments.destination) (ssh exited with status \(code))\n")
+            status = code
+        case .noRemoteDirectory:
+            services.console.err("kcauth ssh: the remote host gave no usable directory for the forward (does it have mktemp?)\n")
+            status = 255
+        case .forwardRefused:
+            services.console.err("kcauth ssh: the remote host refused to forward a socket "
+                                 + "(its sshd_config needs AllowStreamLocalForwarding yes, the default)\n")
+            status = 255
+        }
         if status != 0 { throw ReportedFailure(status: ExitStatus(code: status, meaning: "ssh's exit status")) }
     }
 
@@ -71,13 +76,5 @@ enum SSHCommand: Command {
             if !profiles.contains(name) { profiles.append(name) }
         }
         return profiles
-    }
-
-    /// The laptop's own environment for ssh: a forward this kcauth was itself reached through
-    /// (a second hop) is not passed on as if it were this connection's.
-    static func withoutForward(_ environment: [String: String]) -> [String: String] {
-        var environment = environment
-        environment[ForwardRule.variable] = nil
-        return environment
     }
 }

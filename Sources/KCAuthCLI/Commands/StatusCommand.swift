@@ -23,7 +23,7 @@ enum StatusCommand: Command {
         let now = services.context.clock.instant
         switch SessionOutput(command) {
         case .text: services.console.out(StatusOutput.text(report, now: now, selectedBy: ProfileOrigin.words(selected.profile))
-                                         + forwards(ForwardRecord.live()))
+                                         + forwards(services.context.liveForwards()))
         case .json: services.console.out(StatusOutput.json(report, now: now))
         }
         // The report says what is wrong and how to fix it; the exit status says whether the

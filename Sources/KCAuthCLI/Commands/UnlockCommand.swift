@@ -20,9 +20,9 @@ enum UnlockCommand: Command {
     static let duration = OptionSpec("for", value: "DURATION", help: "How long the store stays unlocked (up to 30d)", default: "12h")
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let seconds = try command.value(duration).map(EncryptedStoreOptions.duration) ?? 12 * 3600
-        let until = try EncryptedStoreOptions.store(services).unlock(seconds: seconds)
-        services.console.err("The encrypted store is unlocked \(EncryptedStoreOptions.until(until, now: services.context.clock.instant)); "
+        let seconds = try command.value(duration).map(EncryptedStoreOptions.duration) ?? Unlock.defaultSeconds
+        let unlocked = try services.context.unlock().run(seconds: seconds)
+        services.console.err("The encrypted store is unlocked \(EncryptedStoreOptions.until(unlocked.until, now: unlocked.now)); "
                              + "`kcauth lock` locks it now.\n")
     }
 }

@@ -15,15 +15,20 @@ public struct DoctorCheck: Sendable, Equatable {
     public var status: Status
     /// What was found, in one line.
     public var detail: String
-    /// The next step when it failed.
+    /// The next step when it failed, in words that need no front end's vocabulary.
     public var fix: String?
+    /// The next step when it failed, as a fact the front end phrases (a flag to pass, a
+    /// command to run); used when there is no `fix`.
+    public var remedy: KCAuthError.Remedy?
 
-    public init(_ id: String, _ title: String, _ status: Status, _ detail: String, fix: String? = nil) {
+    public init(_ id: String, _ title: String, _ status: Status, _ detail: String, fix: String? = nil,
+                remedy: KCAuthError.Remedy? = nil) {
         self.id = id
         self.title = title
         self.status = status
         self.detail = detail
         self.fix = fix
+        self.remedy = remedy
     }
 
     public static func pass(_ id: String, _ title: String, _ detail: String) -> DoctorCheck {
@@ -34,9 +39,10 @@ public struct DoctorCheck: Sendable, Equatable {
         DoctorCheck(id, title, .skip, detail)
     }
 
-    /// A failure explained by a `KCAuthError`: its message, and its hint as the fix.
+    /// A failure explained by a `KCAuthError`: its message, and its hint (else its remedy) as
+    /// the fix.
     public static func fail(_ id: String, _ title: String, _ error: KCAuthError, fix: String? = nil) -> DoctorCheck {
-        DoctorCheck(id, title, .fail, Sanitize.oneLine(error.message), fix: fix ?? error.hint)
+        DoctorCheck(id, title, .fail, Sanitize.oneLine(error.message), fix: fix ?? error.hint, remedy: error.remedy)
     }
 }
 

@@ -67,31 +67,29 @@ public struct ProviderChecks: Sendable {
         let detail = "\(advertisedDPoP) and \(advertisedPAR); the profile uses dpop = \(dpop.rawValue), \(parUse)"
         if dpop.usesKey, !algorithms.isEmpty, DPoPKey.algorithm(for: metadata) == nil {
             return DoctorCheck(id, title, .fail, detail + "; kcauth signs with none of the provider's algorithms",
-                               fix: "sign in without DPoP (`kcauth login --dpop no`)")
+                               remedy: .signInWithoutDPoP)
         }
         if pushes == nil {
-            return DoctorCheck(id, title, .fail, detail, fix: "sign in with `--par auto` or `--par never`")
+            return DoctorCheck(id, title, .fail, detail, remedy: .signInWithPAR([.auto, .never]))
         }
         if par == .never, metadata.requirePushedAuthorizationRequests == true {
-            return DoctorCheck(id, title, .fail, detail + "; the provider requires PAR", fix: "sign in with `--par auto`")
+            return DoctorCheck(id, title, .fail, detail + "; the provider requires PAR", remedy: .signInWithPAR([.auto]))
         }
         return .pass(id, title, detail)
     }
 
+    /// The request failed: the transport's own advice when it typed the cause (an untrusted
+    /// CA, a host name that does not resolve: ``KCAuthError/Remedy``) or gave a hint, else the
+    /// general one.
     private func failedReach(_ error: KCAuthError) -> [DoctorCheck] {
         let why = "needs a reachable issuer"
-        return [.fail(Self.reachable.0, Self.reachable.1, error, fix: error.hint ?? Self.networkFix(error)),
+        let fix = error.hint ?? (error.remedy == nil ? Self.networkFix : nil)
+        return [DoctorCheck(Self.reachable.0, Self.reachable.1, .fail, Sanitize.oneLine(error.message), fix: fix, remedy: error.remedy),
                 .skip(Self.discovery.0, Self.discovery.1, why), .skip(Self.skew.0, Self.skew.1, why),
                 .skip(Self.senderConstraint.0, Self.senderConstraint.1, why)]
     }
 
-    static func networkFix(_ error: KCAuthError) -> String {
-        if error.message.contains("not trusted") {
-            return "trust the provider's CA: `kcauth login --ca-file PEM` saves it as the profile's ca_file (or set $KCAUTH_CA_FILE)"
-        }
-        if error.message.contains("resolve") { return "check the host name in the issuer URL and your DNS" }
-        return "check the issuer URL, your network and $https_proxy / $no_proxy"
-    }
+    static let networkFix = "check the issuer URL, your network and $https_proxy / $no_proxy"
 
     private func discoveryCheck(_ response: HTTPResponse, issuer: String, url: String) -> DoctorCheck {
         let (id, title) = Self.discovery

@@ -81,10 +81,11 @@ public enum ForwardMessage {
         let profile = json["profile"]?.stringValue ?? "default"
         if let code = json["error"]?.stringValue {
             let message = json["message"]?.stringValue.map { Sanitize.oneLine($0, limit: 300) } ?? "the laptop refused"
-            let known = KCAuthError.Code.known.first { $0.rawValue == code } ?? .internal
+            // A code this kcauth does not know (a newer laptop) is an internal error here.
+            let sent = KCAuthError.Code(rawValue: code)
+            let known = KCAuthError.Code.known.contains(sent) ? sent : .internal
             if known == .loginRequired {
-                throw KCAuthError(.loginRequired, "on the laptop: \(message)",
-                                  hint: "sign in on the laptop (kcauth login --profile \(profile)); this connection can stay open")
+                throw KCAuthError(.loginRequired, "on the laptop: \(message)", remedy: .signInOnLaptop(profile: profile))
             }
             throw KCAuthError(known, "on the laptop: \(message)")
         }

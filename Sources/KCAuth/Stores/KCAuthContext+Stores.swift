@@ -1,0 +1,11 @@
+import KCAuthCore
+
+extension KCAuthContext {
+    public func unlock() -> Unlock { Unlock(keyring: adapters.storeKeyring(), clock: adapters.clock) }
+
+    public func lock() -> Lock { Lock(keyring: adapters.storeKeyring()) }
+
+    public func passphrase() -> Passphrase { Passphrase(keyring: adapters.storeKeyring()) }
+
+    public func storeOffer() -> StoreOffer { StoreOffer(context: self) }
+}

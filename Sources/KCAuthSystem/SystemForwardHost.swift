@@ -1,0 +1,96 @@
+import Glibc
+import KCAuthContract
+import KCAuthCore
+
+/// The real ``ForwardHost``: directories under the uid-bound shared directory
+/// (``PrivateRunDirectory``), a Unix socket, blocked signals, and `forward.log` in the state
+/// directory.
+public struct SystemForwardHost: ForwardHost {
+    private let logPath: String
+
+    public init(environment: [String: String]) {
+        logPath = ContractPaths { environment[$0] }.stateDirectory + "/forward.log"
+    }
+
+    /// The signals kcauth holds back while a forward runs.
+    static let heldSignals: [Int32] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+
+    static var heldSet: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in heldSignals { sigaddset(&set, s) }
+        return set
+    }
+
+    /// A held signal, taken without waiting; nil when none is pending.
+    static func takeHeldSignal() -> Int32? {
+        var set = heldSet
+        var zero = timespec(tv_sec: 0, tv_nsec: 0)
+        let taken = sigtimedwait(&set, nil, &zero)
+        return taken > 0 ? taken : nil
+    }
+
+    public var processID: Int32 { getpid() }
+
+    public func makeDirectory() throws -> String { try PrivateRunDirectory.create(prefix: ForwardRecord.directoryPrefix) }
+
+    public func write(_ record: ForwardRecord, in directory: String) {
+        PrivateRunDirectory.write(directory + "/" + ForwardRecord.fileName, record.text)
+    }
+
+    public func remove(directory: String, files: [String]) { PrivateRunDirectory.remove(directory, files: files) }
+
+    public func socketPathProblem(_ path: String) -> SocketPathProblem? {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "/"
+        var info = stat()
+        guard lstat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return .notADirectory(directory) }
+        guard info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else { return .notPrivate(directory) }
+        guard lstat(path, &info) != 0 else { return .exists(path) }
+        return nil
+    }
+
+    public func listen(path: String) throws -> any ForwardListener { try SocketForwardListener(path: path) }
+
+    public func holdStopSignals() {
+        var set = Self.heldSet
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    public func stopRequested() -> Bool { Self.takeHeldSignal() != nil }
+
+    public func log(_ line: String) {
+        let directory = String(logPath[..<logPath.lastIndex(of: "/")!])
+        var prefix = ""
+        for part in directory.split(separator: "/") {
+            prefix += "/" + part
+            mkdir(prefix, 0o700)
+        }
+        let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = line.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+    }
+
+    public func liveForwards() -> [ForwardRecord] {
+        guard let base = ContractPaths.sharedDirectory(), let dir = opendir(base) else { return [] }
+        defer { closedir(dir) }
+        var records: [ForwardRecord] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix(ForwardRecord.directoryPrefix),
+                  let text = Self.read(base + "/" + name + "/" + ForwardRecord.fileName),
+                  let record = ForwardRecord(text: text), kill(record.pid, 0) == 0 else { continue }
+            records.append(record)
+        }
+        return records.sorted { $0.started < $1.started }
+    }
+
+    static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return n > 0 ? String(decoding: buffer[..<n], as: UTF8.self) : nil
+    }
+}
