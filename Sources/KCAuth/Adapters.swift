@@ -39,6 +39,13 @@ public struct Adapters: Sendable {
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
+    // MARK: login (helper C)
+    /// The device flow's link as a QR code on the terminal.
+    public var qrCode: any QRCodeRenderer = NoQRCode()
+    /// Whether this is WSL, where the Windows browser opens without any display variable
+    /// (asked when a login chooses its flow; the kernel release file is read then).
+    public var wsl: @Sendable () -> Bool = { false }
+
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
                 secretStore: @escaping @Sendable (StorageKind, @escaping @Sendable (String) -> Void) -> any SecretStore,
@@ -92,6 +99,9 @@ public struct Adapters: Sendable {
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment) }
         adapters.signInLock = { FileSignInLock() }
+        // MARK: login (helper C)
+        adapters.qrCode = TerminalQRRenderer()
+        adapters.wsl = { WSLProbe().isWSL(environment: environment) }
         return adapters
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import KCAuth
 import KCAuthContract
 import KCAuthCore
 import KCAuthSystem

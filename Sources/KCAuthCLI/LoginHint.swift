@@ -17,6 +17,7 @@ enum LoginHint {
         switch error.remedy {
         case .signIn(let profile)?: return command(profile: profile)
         case .signInAgain(let profile)?: return command(profile: profile) + " again"
+        case let remedy?: return RemedyWords.words(remedy)
         case nil: return nil
         }
     }

@@ -70,6 +70,21 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signIn(profile: String)
         /// Start the sign-in over (a device code expired, a flow was interrupted).
         case signInAgain(profile: String)
+        // MARK: login and sessions (helper C)
+        /// The provider cannot check kcauth's DPoP proofs: sign in with Bearer tokens.
+        case signInWithoutDPoP
+        /// The client-credentials grant needs the client's secret, key or assertion.
+        case giveClientCredential
+        /// The profile names no provider (issuer) yet.
+        case giveIssuer
+        /// The profile names no client yet.
+        case giveClientID
+        /// Nobody can be asked for the profile's missing settings: the complete login command.
+        case loginWithSettings(profile: String, issuer: Bool, clientID: Bool)
+        /// The first-run questions got no usable answer: give the settings another way.
+        case passSettings
+        /// No such profile: list the profiles, or create it by signing in.
+        case noSuchProfile(String)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthContract
 import KCAuthCore
 import KCAuthSystem

@@ -36,8 +36,7 @@ public enum Profiles {
             throw KCAuthError(.usage, "'\(Sanitize.oneLine(name))' is not a valid profile name", hint: "use letters, digits, '.', '_' and '-'")
         }
         guard name == ProfileName.defaultName || doc.profileNames.contains(name) else {
-            throw KCAuthError(.usage, "there is no profile '\(name)' in \(path)",
-                              hint: "see `kcauth profiles`; `kcauth login --profile \(name)` creates it")
+            throw KCAuthError(.usage, "there is no profile '\(name)' in \(path)", remedy: .noSuchProfile(name))
         }
         doc.set(ConfigDocument.defaultProfileKey, name, profile: nil)
     }

@@ -1,7 +1,8 @@
-/// `kcauth logout`: end the session at the provider (unless only the local copy should go),
-/// then delete the stored session. The local session is deleted whatever the provider answers:
-/// a user who logs out must not keep usable tokens on disk because the network is down.
-public struct Logout: Sendable {
+/// The end of one profile's session, the mechanism under the `Logout` use case (module
+/// `KCAuth`): ended at the provider (unless only the local copy should go), then the stored
+/// session deleted. The local session is deleted whatever the provider answers: a user who logs
+/// out must not keep usable tokens on disk because the network is down.
+public struct SessionEnd: Sendable {
     public struct Options: Sendable, Equatable {
         /// False for `--local`: no request to the provider at all.
         public var serverSide: Bool
@@ -147,7 +148,7 @@ public struct Logout: Sendable {
         // alive that the user wants ended: then the session is ended and deleted without it.
         var locked = false
         do {
-            try lock.withLock(profile: profile, timeout: GetToken.lockTimeout) {
+            try lock.withLock(profile: profile, timeout: SessionWriter.lockTimeout) {
                 locked = true
                 try endAndDelete()
             }
@@ -159,7 +160,7 @@ public struct Logout: Sendable {
     }
 
     /// This logout, authenticating the provider requests as the session's client does.
-    public func authenticating(with authenticator: @escaping @Sendable (AuthState) -> ClientAuthenticator?) -> Logout {
+    public func authenticating(with authenticator: @escaping @Sendable (AuthState) -> ClientAuthenticator?) -> SessionEnd {
         var copy = self
         copy.authenticator = authenticator
         return copy
