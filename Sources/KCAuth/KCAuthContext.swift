@@ -122,6 +122,10 @@ public final class KCAuthContext: Sendable {
 
     public func logout() -> Logout { Logout(context: self) }
 
+    public func profiles() -> Profiles { Profiles(context: self) }
+
+    public func use() -> Use { Use(context: self) }
+
     public func whoAmI(_ profile: ResolvedProfile) -> WhoAmI {
         let kind = profile.storage.value
         let store = store(for: profile)

@@ -26,8 +26,8 @@ public struct ClientLogin: Sendable {
         let target = try profile.loginTarget()
         let clientAuth = profile.clientAuth.value
         guard clientAuth.isConfidential else {
-            // The words name the command-line option: `RemedyWords` (KCAuthCLI) says how to give the credential.
-            throw KCAuthError(.usage, "--client-credentials needs the client's secret or key", remedy: .giveClientCredential)
+            // The CLI names its option in the message, and `RemedyWords` says how to give the credential.
+            throw KCAuthError(.usage, "the client-credentials grant needs the client's secret or key", remedy: .giveClientCredential)
         }
         let kind = profile.storage.value
         let store = StoreMove(context: context, profile: profile).store(kind, notify: notify)
