@@ -3,7 +3,7 @@ import KCAuthCore
 /// The CLI's words for the core's typed remedies: what to type next, with the flags and
 /// commands only the CLI knows.
 enum RemedyWords {
-    static func words(_ remedy: KCAuthError.Remedy) -> String? {
+    static func words(_ remedy: KCAuthError.Remedy) -> String {
         switch remedy {
         case .signIn(let profile): return LoginHint.command(profile: profile)
         case .signInAgain(let profile): return LoginHint.command(profile: profile) + " again"
