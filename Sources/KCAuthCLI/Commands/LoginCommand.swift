@@ -64,7 +64,7 @@ enum LoginCommand: Command {
     /// said about a session found, the caller prints the token.
     static func run(_ command: ParsedCommand, _ services: Services, kubectl: Bool) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
+        let flags = try LoginFlags.flags(command, flow: flowOptions.flag)
         let authorization = try LoginRequestOptions.oneOff(command)
         let login = try services.context.login(flags)
         let console = services.console

@@ -3,7 +3,7 @@ import KCAuthCore
 
 /// `login`'s settings flags, with issue 11's: the client-credentials grant (item 9; the `Login`
 /// use case hands such a login to `ClientLogin`), the request parameters and the session options.
-enum LoginShortcuts {
+enum LoginFlags {
     /// The settings flags of `login`, with the issue 11 ones.
     static func flags(_ command: ParsedCommand, flow: FlowSetting?) throws -> SettingsFlags {
         var flags = SettingsOptions.flags(command, flow: flow)
