@@ -3,11 +3,6 @@
 public struct LoginTarget: Sendable, Equatable {
     public var issuer: String
     public var clientID: String
-
-    public init(issuer: String, clientID: String) {
-        self.issuer = issuer
-        self.clientID = clientID
-    }
 }
 
 extension ResolvedProfile {
