@@ -21,7 +21,7 @@ public struct FlowDriver: Sendable {
         public var authorization = AuthorizationParameters()
         /// How the client authenticates at the token endpoint (public: `.none`).
         public var clientAuth: ClientAuthenticationSetting = .none
-        /// Browser flow: the profile's `--browser-command` (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
+        /// Browser flow: the profile's browser command (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
         public var browserCommand: BrowserCommand?
         /// Whether the session is bound to a key of kcauth's (RFC 9449).
         public var dpop: DPoPMode = .no

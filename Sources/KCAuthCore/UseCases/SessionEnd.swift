@@ -4,9 +4,9 @@
 /// out must not keep usable tokens on disk because the network is down.
 public struct SessionEnd: Sendable {
     public struct Options: Sendable, Equatable {
-        /// False for `--local`: no request to the provider at all.
+        /// False: only the local copy goes, with no request to the provider at all.
         public var serverSide: Bool
-        /// RP-initiated logout in the browser as well (`--browser`).
+        /// RP-initiated logout in the browser as well.
         public var browser: BrowserOptions?
 
         public init(serverSide: Bool = true, browser: BrowserOptions? = nil) {
@@ -84,7 +84,7 @@ public struct SessionEnd: Sendable {
         }
     }
 
-    /// Progress of a `--browser` logout, for the person at the terminal.
+    /// Progress of a logout in the browser, for the person at the terminal.
     public enum Event: Sendable {
         case openingBrowser
         /// No browser started; `url` is for the user to open by hand (it holds the ID token).
@@ -94,7 +94,7 @@ public struct SessionEnd: Sendable {
 
     let store: any SecretStore
     let lock: any ProfileLock
-    /// Built only when the provider is asked, so `--local` never initialises libcurl.
+    /// Built only when the provider is asked, so a local-only logout never initialises libcurl.
     let http: @Sendable () -> OAuthHTTP
     let browser: BrowserLogout
     /// A confidential client's authenticator for the session being ended (issue 11 item 10).
