@@ -114,6 +114,12 @@ public final class KCAuthContext: Sendable {
         adapters.tokenCache?.retire(profile: profile.name, session: nil, binding: profile.cacheBinding)
     }
 
+    /// `kcauth login` for the profile these flags select (first run may complete it).
+    public func login(_ flags: SettingsFlags) throws -> Login { try Login(context: self, flags: flags) }
+
+    /// The client signs in as itself; `login` chooses it for a client-credentials profile.
+    public func clientLogin(_ profile: ResolvedProfile) -> ClientLogin { ClientLogin(context: self, profile: profile) }
+
     /// The one sign-in of a profile across processes; a waiter waits up to the profile's login
     /// timeout and a minute more (the holder's flow has that deadline too).
     public func oneSignIn(_ profile: ResolvedProfile) -> OneSignIn {

@@ -34,6 +34,7 @@ public final class FakeAdapters: @unchecked Sendable {
                  tokenCache: cache, lock: { [lock] _ in lock }, opener: opener,
                  receiver: { [receiver] _ in receiver }, sleeper: sleeper)
         adapters.terminal = terminal
+        adapters.qrCode = FakeQRCode()
         return adapters
     }
 

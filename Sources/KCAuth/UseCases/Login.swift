@@ -204,10 +204,3 @@ extension Login {
         profile.flow?.source == .flag ? profile.flow?.value.flow : profile.saved.flow
     }
 }
-
-extension KCAuthContext {
-    /// `kcauth login` for the profile these flags select (first run may complete it).
-    public func login(_ flags: SettingsFlags) throws -> Login { try Login(context: self, flags: flags) }
-
-    public func clientLogin(_ profile: ResolvedProfile) -> ClientLogin { ClientLogin(context: self, profile: profile) }
-}
