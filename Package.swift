@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "KCAuthCoreTests", dependencies: ["KCAuthCore", "KCAuthContract", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthSystemTests", dependencies: ["KCAuthSystem"], swiftSettings: swift6),
         .testTarget(name: "KCAuthCLITests", dependencies: ["KCAuthCLI", "KCAuthFastPath", "KCAuthTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "KCAuthTests", dependencies: ["KCAuth", "KCAuthCore", "KCAuthContract", "KCAuthTestSupport"], swiftSettings: swift6),
         .testTarget(name: "KCAuthFastPathTests", dependencies: ["KCAuthFastPath", "KCAuthContract"], swiftSettings: swift6),
         .testTarget(name: "KCAuthContractTests", dependencies: ["KCAuthContract"], swiftSettings: swift6),
         .testTarget(name: "KCAuthDocGenTests", dependencies: ["KCAuthDocGen", "KCAuthCLI", "KCAuthContract", "KCAuthTestSupport"], swiftSettings: swift6),

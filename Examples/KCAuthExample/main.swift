@@ -31,15 +31,21 @@ do {
     let settings = try context.resolve(SettingsFlags(profile: profileName))
     switch verb {
     case "login":
-        let choice = FlowSelector.choose(flag: nil, environmentSetting: nil, profile: settings.saved.flow, qrRequested: false,
-                                         noBrowser: false, environment: context.environment)
-        let session = try context.signIn(settings).run(SignIn.Options(flow: choice)) { event in
+        // The flow is the profile's, else chosen for this machine; a valid session is kept.
+        let result = try context.login(SettingsFlags(profile: settings.name)).run(Login.Options()) { event in
             if case .flow(.authorizationURL(let url)) = event { print("sign in at: \(url)") }
             if case .flow(.deviceCode(let prompt)) = event { print("open \(prompt.linkToOpen) and confirm \(prompt.userCode)") }
         }
-        print("profile '\(settings.name)': signed in to \(session.state.issuer) as \(session.claims.displayName)")
+        switch result {
+        case .signedIn(let session):
+            print("profile '\(settings.name)': signed in to \(session.state.issuer) as \(session.claims.displayName)")
+        case .clientSignedIn(let session):
+            print("profile '\(settings.name)': the client signed in to \(session.state.issuer)")
+        case .alreadySignedIn:
+            print("profile '\(settings.name)': already signed in")
+        }
     case "logout":
-        let failures = try context.signOut().run(selected: settings.name, SignOut.Options()) { _ in }
+        let failures = try context.logout().run(selected: settings.name, Logout.Options()) { _ in }
         if let failure = failures.first { fail(failure.error) }
         print("profile '\(settings.name)': signed out")
     default:

@@ -60,6 +60,12 @@ public struct Adapters: Sendable {
     public var ssh: @Sendable () -> any SSHClient = { SystemSSHClient() }
     /// The remote side's way to the laptop: the forwarded socket.
     public var forwardConnector: @Sendable () -> any ForwardConnector = { SocketForwardConnector() }
+    // MARK: login (helper C)
+    /// The device flow's link as a QR code on the terminal.
+    public var qrCode: any QRCodeRenderer = NoQRCode()
+    /// Whether this is WSL, where the Windows browser opens without any display variable
+    /// (asked when a login chooses its flow; the kernel release file is read then).
+    public var wsl: @Sendable () -> Bool = { false }
 
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
@@ -121,6 +127,9 @@ public struct Adapters: Sendable {
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
         }
         adapters.storeKeyring = { [secretStore = adapters.secretStore] in secretStore(.encrypted) { _ in } as? any StoreKeyring }
+        // MARK: login (helper C)
+        adapters.qrCode = TerminalQRRenderer()
+        adapters.wsl = { WSLProbe().isWSL(environment: environment) }
         return adapters
     }
 }

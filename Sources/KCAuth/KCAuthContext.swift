@@ -114,7 +114,11 @@ public final class KCAuthContext: Sendable {
         adapters.tokenCache?.retire(profile: profile.name, session: nil, binding: profile.cacheBinding)
     }
 
-    public func signIn(_ profile: ResolvedProfile) -> SignIn { SignIn(context: self, profile: profile) }
+    /// `kcauth login` for the profile these flags select (first run may complete it).
+    public func login(_ flags: SettingsFlags) throws -> Login { try Login(context: self, flags: flags) }
+
+    /// The client signs in as itself; `login` chooses it for a client-credentials profile.
+    public func clientLogin(_ profile: ResolvedProfile) -> ClientLogin { ClientLogin(context: self, profile: profile) }
 
     /// The one sign-in of a profile across processes; a waiter waits up to the profile's login
     /// timeout and a minute more (the holder's flow has that deadline too).
@@ -122,9 +126,19 @@ public final class KCAuthContext: Sendable {
         OneSignIn(lock: adapters.signInLock(), profile: profile.name, clock: adapters.clock, waitLimit: profile.timeout.value + 60)
     }
 
-    public func signOut() -> SignOut { SignOut(context: self) }
+    public func logout() -> Logout { Logout(context: self) }
 
-    public func whoAmI(_ profile: ResolvedProfile) -> WhoAmIReport { WhoAmIReport(context: self, profile: profile) }
+    public func profiles() -> Profiles { Profiles(context: self) }
+
+    public func use() -> Use { Use(context: self) }
+
+    public func whoAmI(_ profile: ResolvedProfile) -> WhoAmI {
+        let kind = profile.storage.value
+        let store = store(for: profile)
+        let online = WhoAmI.Online(getToken: getToken(profile), http: { [self] in http(for: profile) }, lock: lock(for: profile),
+                                   writer: SessionWriter(store: store, storage: kind, cache: tokenCache(for: kind)))
+        return WhoAmI(store: store, clock: adapters.clock, online: online)
+    }
 
     /// Every profile's state; the selected one decides the exit status.
     public func status(selected: ResolvedProfile) throws -> Status.Report {

@@ -2,7 +2,9 @@ import Dispatch
 import FoundationEssentials
 @_exported import KCAuthCore
 
-/// Fresh tokens for a Swift program, from the session `kcauth login` stored.
+/// Fresh tokens for a Swift program, from the session `kcauth login` stored: the library's
+/// async facade over the `GetToken` use case (`KCAuthContext.getToken(_:)`), run off the
+/// cooperative thread pool.
 ///
 /// It uses the same store, the same runtime cache and the same cross-process refresh lock as
 /// the `kcauth` command, so any number of tools and scripts can share one login without ever

@@ -1,43 +1,25 @@
 import KCAuth
 import KCAuthCore
 
-/// kubectl's sign-in (``KubectlLogin``) on stderr, in `login`'s words: stdout stays the
-/// ExecCredential. Nothing is said about a session found; the caller prints the token.
-// @unchecked: one sign-in drives it from one thread at a time (the use case's callbacks).
-final class KubectlLoginOutput: @unchecked Sendable {
-    private let services: Services
-    private let profile: String
-    private var progress: LoginProgress?
+/// kubectl's sign-in (``KubectlLogin``, which runs ``Login`` in its kubectl mode) on stderr, in
+/// `login`'s words (``LoginOutput``): stdout stays the ExecCredential, which the caller prints.
+struct KubectlLoginOutput: Sendable {
+    let login: LoginOutput
 
     init(_ services: Services, profile: String) {
-        self.services = services
-        self.profile = profile
+        let console = services.console
+        login = LoginOutput(profile: profile, console: console, clock: services.context.clock,
+                            progress: LoginProgress(console: console, qrRequested: false, environment: services.environment,
+                                                    qrCode: services.context.adapters.qrCode))
     }
 
-    func show(_ event: KubectlLogin.Event) {
-        let console = services.console
-        switch event {
-        case .signingIn(let profile, let flow, let openBrowser):
-            console.err("kcauth: kubectl needs a token for profile '\(profile)': signing in.\n")
-            progress = LoginProgress(console: console, choice: flow, openBrowser: openBrowser, qrRequested: false,
-                                     environment: services.environment)
-        case .waiting(let wait):
-            SignInWaitOutput.report(wait, profile: profile, now: services.context.clock.instant, console: console)
-        case .signIn(.flow(let step)):
-            progress?.show(step)
-        case .signIn(let event):
-            LoginStorage.report(event, profile: profile, console: console)
-        case .signedIn(let output):
-            end()
-            LoginCommand.reportSignedIn(output, format: nil, profile: profile, services)
-        case .clientSignedIn(let output):
-            LoginShortcuts.reportClientSignIn(output, format: nil, profile: profile, services)
-        }
+    func show(_ event: Login.Event) { login.show(event) }
+
+    /// How the sign-in ended, as `login` says it with no `-o` (the token goes to kubectl).
+    func present(_ result: Login.Result?) {
+        if let result { login.present(result, format: nil) }
     }
 
     /// Leaves the terminal on a fresh line (the countdown must not swallow an error message).
-    func end() {
-        progress?.end()
-        progress = nil
-    }
+    func end() { login.progress.end() }
 }

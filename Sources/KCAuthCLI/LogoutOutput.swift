@@ -3,7 +3,7 @@ import KCAuthCore
 
 /// The people's account of a logout (stderr).
 enum LogoutOutput {
-    static func report(_ event: SignOut.Event, local: Bool, now: Instant, console: any Console) {
+    static func report(_ event: Logout.Event, local: Bool, now: Instant, console: any Console) {
         switch event {
         case .signedOut(let outcome):
             report(outcome, local: local, now: now, console: console)

@@ -31,6 +31,18 @@ enum RemedyWords {
         case .relockStore: return "run `kcauth lock` to remove it, then `kcauth unlock`"
         case .readableCAFile: return "pass a readable PEM file to --ca-file"
         case .retryOrCheckProvider: return "the provider is slow or stuck; try again, or check it with `kcauth doctor`"
+        // MARK: login and sessions (helper C)
+        case .giveClientCredential:
+            return "export KCAUTH_CLIENT_SECRET, or pass --client-secret-file FILE, --client-key FILE or --client-assertion-file FILE"
+        case .giveIssuer: return "pass --issuer URL, or --server URL --realm NAME"
+        case .giveClientID: return "pass --client-id ID (the public client registered at the provider)"
+        case .loginWithSettings(let profile, let issuer, let clientID):
+            var command = LoginHint.login(profile: profile)
+            if issuer { command += " --issuer https://sso.example.com/realms/REALM" }
+            if clientID { command += " --client-id CLIENT" }
+            return "run `\(command)`" + (issuer ? " (or --server URL --realm NAME instead of --issuer)" : "")
+        case .passSettings: return "pass the settings as flags: `kcauth login --help`"
+        case .noSuchProfile(let name): return "see `kcauth profiles`; `kcauth login --profile \(name)` creates it"
         }
     }
 }

@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// What `kcauth status` prints, laid out like `gh auth status`: one block per profile, a mark

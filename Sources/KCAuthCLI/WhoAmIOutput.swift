@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").

@@ -109,6 +109,19 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case readableCAFile
         /// The provider did not answer in time: try again, or check it.
         case retryOrCheckProvider
+        // MARK: login and sessions (helper C)
+        /// The client-credentials grant needs the client's secret, key or assertion.
+        case giveClientCredential
+        /// The profile names no provider (issuer) yet.
+        case giveIssuer
+        /// The profile names no client yet.
+        case giveClientID
+        /// Nobody can be asked for the profile's missing settings: the complete login command.
+        case loginWithSettings(profile: String, issuer: Bool, clientID: Bool)
+        /// The first-run questions got no usable answer: give the settings another way.
+        case passSettings
+        /// No such profile: list the profiles, or create it by signing in.
+        case noSuchProfile(String)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -58,6 +58,7 @@ public final class FakeAdapters: @unchecked Sendable {
         adapters.forwardHost = { [forwardHost] in forwardHost }
         adapters.ssh = { [ssh] in ssh }
         adapters.forwardConnector = { [forwardConnector] in forwardConnector }
+        adapters.qrCode = FakeQRCode()
         return adapters
     }
 

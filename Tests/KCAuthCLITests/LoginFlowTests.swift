@@ -1,15 +1,22 @@
 import Foundation
 import Testing
+@testable import KCAuth
 @testable import KCAuthCLI
+import KCAuthSystem
 import KCAuthCore
 import KCAuthTestSupport
 
 /// `login`'s flow options and what it prints while a device sign-in waits.
 @Suite struct LoginFlowOptionsTests {
     struct Chosen {
-        let options: LoginFlowOptions
+        let profile: ResolvedProfile
         let choice: FlowChoice
-        func remembered(_ saved: ProfileSettings) -> LoginFlow? { options.remembered(saved) }
+        /// What the login keeps, for a profile that saved `saved`.
+        func remembered(_ saved: ProfileSettings) -> LoginFlow? {
+            var profile = profile
+            profile.saved = saved
+            return Login.rememberedFlow(profile)
+        }
     }
 
     func options(_ args: [String], saved: ProfileSettings = ProfileSettings(), environment: [String: String] = [:]) throws -> Chosen {
@@ -19,7 +26,8 @@ import KCAuthTestSupport
         saved.apply(to: &config, profile: "default")
         let resolver = SettingsResolver(environment: environment, config: config, configPath: "c", workingDirectory: "/")
         let profile = try resolver.resolve(SettingsOptions.flags(parsed, flow: options.flag))
-        return Chosen(options: options, choice: options.choice(profile, noBrowser: parsed.flag(LoginFlowOptions.noBrowser), environment: environment))
+        let login = Login.Options(noBrowser: parsed.flag(LoginFlowOptions.noBrowser), qr: options.qrRequested)
+        return Chosen(profile: profile, choice: Login.flowChoice(profile, login, environment: environment, wsl: false))
     }
 
     @Test func flagsForceAFlowAndAreRemembered() throws {
@@ -53,14 +61,15 @@ import KCAuthTestSupport
 }
 
 @Suite struct LoginProgressTests {
-    static let prompt = Login.DevicePrompt(try! JSONDecoder().decode(DeviceAuthorizationResponse.self, from: Data("""
+    static let prompt = FlowDriver.DevicePrompt(try! JSONDecoder().decode(DeviceAuthorizationResponse.self, from: Data("""
         {"device_code":"d","user_code":"WDJB-MJHT","verification_uri":"https://sso.example.test/device",
          "verification_uri_complete":"https://sso.example.test/device?user_code=WDJB-MJHT","expires_in":600,"interval":5}
         """.utf8)))
 
     func run(_ choice: FlowChoice, tty: Bool, qr: Bool = false, environment: [String: String] = ["TERM": "xterm"]) -> String {
         let console = DeviceTestConsole(tty: tty)
-        let progress = LoginProgress(console: console, choice: choice, openBrowser: true, qrRequested: qr, environment: environment)
+        let progress = LoginProgress(console: console, qrRequested: qr, environment: environment, qrCode: TerminalQRRenderer())
+        progress.chose(choice, openBrowser: true)
         progress.show(.starting(choice.flow))
         progress.show(.deviceCode(Self.prompt))
         for remaining in [600.0, 599.5, 599.0, 598.0] { progress.show(.devicePolling(.waiting(remaining: remaining))) }
@@ -120,8 +129,8 @@ final class DeviceTestConsole: Console, @unchecked Sendable {
 @Suite struct RefusedConnectionWordsTests {
     @Test func aRefusalIsOneLineNamingTheUid() {
         let console = DeviceTestConsole(tty: false)
-        let progress = LoginProgress(console: console, choice: FlowChoice(.browser, .flag), openBrowser: true,
-                                     qrRequested: false, environment: [:])
+        let progress = LoginProgress(console: console, qrRequested: false, environment: [:], qrCode: NoQRCode())
+        progress.chose(FlowChoice(.browser, .flag), openBrowser: true)
         progress.show(.connectionRefused(RefusedConnection(uid: 1001)))
         progress.show(.connectionRefused(RefusedConnection(uid: nil)))
         #expect(console.stderr == """

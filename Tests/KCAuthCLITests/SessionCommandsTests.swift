@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KCAuth
 @testable import KCAuthCLI
 import KCAuthCore
 import KCAuthTestSupport

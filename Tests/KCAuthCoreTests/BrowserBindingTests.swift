@@ -21,13 +21,13 @@ import KCAuthTestSupport
         receiver.script = [LoginTests.answer(["code": "c-1", "iss": Fixtures.issuer])]
     }
 
-    func login(openBrowser: Bool, events: inout [Login.Event]) throws -> Login.Output {
-        let login = Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
+    func login(openBrowser: Bool, events: inout [FlowDriver.Event]) throws -> FlowDriver.Output {
+        let login = FlowDriver(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
                           store: InMemorySecretStore(), opener: opener, receiver: receiver, sleeper: FakeSleeper())
-        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
+        var input = FlowDriver.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
                                 scope: "openid profile email", port: 0, timeout: 120, openBrowser: openBrowser)
         input.par = .never
-        var seen: [Login.Event] = []
+        var seen: [FlowDriver.Event] = []
         defer { events = seen }
         return try login.run(input) { [printed] event in
             seen.append(event)
@@ -36,7 +36,7 @@ import KCAuthTestSupport
     }
 
     @Test func theBrowserIsStartedAtAOneShotLocalURLThatBindsIt() throws {
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         _ = try login(openBrowser: true, events: &events)
 
         let opened = try #require(opener.opened.first)
@@ -58,7 +58,7 @@ import KCAuthTestSupport
     }
 
     @Test func withoutABrowserNothingIsBoundAndThePrintedURLWorksAlone() throws {
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         let output = try login(openBrowser: false, events: &events)
         #expect(output.claims.preferredUsername == "alice")
         #expect(opener.opened.isEmpty && receiver.binding == nil && receiver.startLocation == nil)

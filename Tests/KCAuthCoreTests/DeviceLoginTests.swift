@@ -2,7 +2,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// `Login` with the device flow, and the automatic fall-back from a browser that will not start,
+/// `FlowDriver` with the device flow, and the automatic fall-back from a browser that will not start,
 /// over fakes.
 @Suite struct DeviceLoginTests {
     let transport = FakeTransport()
@@ -16,13 +16,13 @@ import KCAuthTestSupport
         receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 
-    var login: Login {
-        Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
+    var login: FlowDriver {
+        FlowDriver(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
               store: store, opener: opener, receiver: receiver, sleeper: sleeper)
     }
 
-    func input(_ flow: LoginFlow, fallBack: Bool = false) -> Login.Input {
-        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth", scope: "openid profile email",
+    func input(_ flow: LoginFlow, fallBack: Bool = false) -> FlowDriver.Input {
+        var input = FlowDriver.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth", scope: "openid profile email",
                                 port: 0, timeout: 300, openBrowser: true, flow: flow, fallBackToDevice: fallBack)
         input.par = .never
         return input
@@ -37,7 +37,7 @@ import KCAuthTestSupport
 
     @Test func approvedSignInIsValidatedAndStoredLikeTheBrowserFlow() throws {
         provider()
-        var prompts: [Login.DevicePrompt] = []
+        var prompts: [FlowDriver.DevicePrompt] = []
         let output = try login.run(input(.device)) { if case .deviceCode(let p) = $0 { prompts.append(p) } }
 
         #expect(output.claims.preferredUsername == "alice")
@@ -87,7 +87,7 @@ import KCAuthTestSupport
 
     @Test func anUnavailableStoreFailsBeforeTheUserIsAsked() throws {
         store.unavailable = KCAuthError(.storageUnavailable, "no keyring")
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         #expect { try login.run(input(.device)) { events.append($0) } } throws: { ($0 as? KCAuthError)?.code == .storageUnavailable }
         #expect(transport.requests.isEmpty)
         #expect(events.isEmpty, "not even the flow is announced: the error is the only line")
@@ -96,7 +96,7 @@ import KCAuthTestSupport
     @Test func aBrowserThatFailsToStartHandsOverToTheDeviceFlow() throws {
         provider()
         opener.failure = KCAuthError(.configuration, "cannot start a browser")
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         _ = try login.run(input(.browser, fallBack: true)) { events.append($0) }
         guard case .starting(.browser)? = events.first, case .switchingToDevice(let why)? = events.dropFirst().first else {
             Issue.record("expected starting(browser), then switchingToDevice: \(events)")

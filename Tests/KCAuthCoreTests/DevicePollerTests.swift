@@ -116,13 +116,13 @@ import KCAuthTestSupport
     @Test func keycloaksAnswer() throws {
         let r = try decode(DeviceFixtures.authorization())
         #expect(r.userCode == "WDJB-MJHT" && r.expiresIn == 600 && r.interval == 5)
-        #expect(Login.DevicePrompt(r).linkToOpen == "https://sso.example.test/realms/demo/device?user_code=WDJB-MJHT")
+        #expect(FlowDriver.DevicePrompt(r).linkToOpen == "https://sso.example.test/realms/demo/device?user_code=WDJB-MJHT")
     }
 
     @Test func withoutTheCompleteURIOrIntervalTheDefaultsApply() throws {
         let r = try decode(DeviceFixtures.authorization(complete: false, interval: nil))
         #expect(r.interval == 5, "§3.5: 5 s when the provider says nothing")
-        #expect(Login.DevicePrompt(r).linkToOpen == "https://sso.example.test/realms/demo/device")
+        #expect(FlowDriver.DevicePrompt(r).linkToOpen == "https://sso.example.test/realms/demo/device")
     }
 
     @Test func aZeroIntervalBecomesOneSecond() throws {

@@ -14,15 +14,15 @@ import Testing
         receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 
-    var login: Login {
-        Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
+    var login: FlowDriver {
+        FlowDriver(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
               store: store, opener: opener, receiver: receiver, sleeper: FakeSleeper())
     }
 
     /// The ordinary request (`PushedAuthorizationTests` covers the pushed one the fixture's PAR
     /// endpoint would otherwise bring).
-    let input: Login.Input = {
-        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
+    let input: FlowDriver.Input = {
+        var input = FlowDriver.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
                                 scope: "openid profile email", port: 0, timeout: 300, openBrowser: true)
         input.par = .never
         return input

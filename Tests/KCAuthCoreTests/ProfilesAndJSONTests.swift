@@ -2,24 +2,10 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Profile operations on the hand-edited config file, and the JSON kcauth prints.
+/// Profile operations on the hand-edited config file, and the JSON kcauth prints (`profiles`
+/// and `use` themselves: ProfilesTests in KCAuthTests).
 @Suite struct ProfilesAndJSONTests {
-    static let text = """
-    # kcauth settings
-    [default]
-    issuer = https://a/realms/x
-    client_id = cli
-
-    # the work account
-    [work]
-    issuer = https://b/realms/y
-    client_id = kcauth
-    storage = file
-
-    ; trailing comment
-    [old]
-    port = 8400
-    """
+    static let text = ProfileFixtures.text
 
     @Test func entriesAreTheSectionsLinesInOrder() throws {
         let doc = try ConfigDocument(parsing: Self.text, path: "/c")
@@ -47,39 +33,11 @@ import KCAuthTestSupport
         #expect(doc.text == "# kcauth settings\n", "comments that open the file stay")
     }
 
-    @Test func useSetsAGlobalDefaultProfile() throws {
-        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
-        try Profiles.setDefault("work", in: &doc, path: "/c")
-        #expect(try doc.defaultProfile(path: "/c") == "work")
-        let reparsed = try ConfigDocument(parsing: doc.text, path: "/c")
-        #expect(reparsed.value("default_profile", profile: nil) == "work" && reparsed.profileNames == ["default", "work", "old"])
-        try Profiles.setDefault("default", in: &doc, path: "/c")
-        #expect(try doc.defaultProfile(path: "/c") == "default")
-    }
-
-    @Test func useRefusesUnknownAndInvalidNames() throws {
-        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
-        #expect { try Profiles.setDefault("wrok", in: &doc, path: "/c") } throws: {
-            ($0 as? KCAuthError)?.code == .usage && ($0 as? KCAuthError)?.message == "there is no profile 'wrok' in /c"
-        }
-        #expect { try Profiles.setDefault("../x", in: &doc, path: "/c") } throws: { ($0 as? KCAuthError)?.code == .usage }
-    }
-
     @Test func aBadDefaultProfileNamesTheFile() throws {
         let doc = try ConfigDocument(parsing: "default_profile = a b\n", path: "/cfg")
         #expect { try doc.defaultProfile(path: "/cfg") } throws: {
             ($0 as? KCAuthError)?.code == .configuration && ($0 as? KCAuthError)?.message.hasPrefix("/cfg: default_profile") == true
         }
-    }
-
-    @Test func listMarksDefaultAndSelected() throws {
-        var doc = try ConfigDocument(parsing: Self.text, path: "/c")
-        doc.set("default_profile", "work", profile: nil)
-        let list = try Profiles.list(doc, path: "/c", selected: "old")
-        #expect(list.map(\.name) == ["default", "work", "old"])
-        #expect(list.map(\.isDefault) == [false, true, false] && list.map(\.selected) == [false, false, true])
-        #expect(list[1].settings.last == Profiles.Setting(key: "storage", value: "file"))
-        #expect(try Profiles.list(ConfigDocument(), path: "/c", selected: "default").map(\.name) == ["default"])
     }
 
     @Test func jsonIsRenderedInMemberOrderWithNulls() {

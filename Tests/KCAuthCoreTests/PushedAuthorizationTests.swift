@@ -27,13 +27,13 @@ import KCAuthTestSupport
         }]
     }
 
-    func login(openBrowser: Bool = true, par: PARMode = .auto, events: inout [Login.Event]) throws -> Login.Output {
-        let login = Login(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
+    func login(openBrowser: Bool = true, par: PARMode = .auto, events: inout [FlowDriver.Event]) throws -> FlowDriver.Output {
+        let login = FlowDriver(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
                           store: InMemorySecretStore(), opener: opener, receiver: receiver, sleeper: FakeSleeper())
-        var input = Login.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
+        var input = FlowDriver.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
                                 scope: "openid profile email", port: 0, timeout: 120, openBrowser: openBrowser)
         input.par = par
-        var seen: [Login.Event] = []
+        var seen: [FlowDriver.Event] = []
         defer { events = seen }
         return try login.run(input) { [printed] event in
             seen.append(event)
@@ -43,7 +43,7 @@ import KCAuthTestSupport
 
     @Test func theRequestIsPushedWhenTheBrowserArrivesAndTheBrowserGetsOnlyClientIDAndRequestURI() throws {
         transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"\#(Self.requestURI)","expires_in":60}"#)
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         let output = try login(events: &events)
         #expect(output.claims.preferredUsername == "alice")
 
@@ -64,14 +64,14 @@ import KCAuthTestSupport
         transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"\#(Self.requestURI)","expires_in":60}"#)
         receiver.openedURL = { "" }  // the browser never follows the start URL
         receiver.script = [{ _ in [:] }]
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         #expect(throws: KCAuthError.self) { try login(events: &events) }
         #expect(transport.requests(to: Self.parEndpoint).isEmpty)
     }
 
     @Test func aRefusedPushEndsTheLoginWithTheProvidersError() throws {
         transport.on(.post, Self.parEndpoint, status: 400, json: #"{"error":"invalid_request","error_description":"no PAR today"}"#)
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         let error = try #require(throws: KCAuthError.self) { try login(events: &events) }
         #expect(error.code == .provider && error.oauthError == .invalidRequest)
         #expect(error.message.contains("pushing the authorization request failed") && error.message.contains("invalid_request"))
@@ -80,7 +80,7 @@ import KCAuthTestSupport
 
     @Test func withoutABrowserThePushHappensBeforeTheURLIsShown() throws {
         transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"\#(Self.requestURI)","expires_in":60}"#)
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         _ = try login(openBrowser: false, events: &events)
         let shown = try #require(printed.url)
         #expect(queryParameters(of: shown) == ["client_id": "kcauth", "request_uri": Self.requestURI])
@@ -88,7 +88,7 @@ import KCAuthTestSupport
 
     @Test func neverSendsTheOrdinaryRequest() throws {
         receiver.script = [LoginTests.answer(["code": "c-1", "iss": Fixtures.issuer])]
-        var events: [Login.Event] = []
+        var events: [FlowDriver.Event] = []
         _ = try login(par: .never, events: &events)
         #expect(transport.requests(to: Self.parEndpoint).isEmpty)
         #expect(queryParameters(of: try #require(receiver.startLocation))["code_challenge"] != nil)

@@ -229,20 +229,23 @@ import KCAuthTestSupport
     @Test func kubectlWithAPersonAndNoSessionSignsInFirstAndGetsTheNewToken() throws {
         let fake = kubectlFake(Self.interactive)
         let context = KCAuthContext(adapters: fake.adapters)
-        let events = Recorded<KubectlLogin.Event>()
-        let prepared = Recorded<String>()
-        let token = try context.kubectlLogin(try context.resolve(), kubectl: true)
-            .run(GetToken.Request(profile: "default", idToken: true), personPresent: true,
-                 prepare: { prepared.append($0.name); return $0 }, notify: { events.append($0) })
-        #expect(token.accessToken == "at-1" && token.idToken != nil)
-        #expect(prepared.values == ["default"] && fake.opener.opened.count == 1)
+        let events = Recorded<Login.Event>()
+        let offered = Recorded<String>()
+        let answer = try context.kubectlLogin(try context.resolve(), kubectl: true)
+            .run(GetToken.Request(profile: "default", idToken: true), personPresent: true, canAsk: false,
+                 offerEncryptedStore: { offered.append($0.name); return false }, notify: { events.append($0) })
+        #expect(answer.token.accessToken == "at-1" && answer.token.idToken != nil)
+        #expect(offered.values == ["default"] && fake.opener.opened.count == 1)
         #expect(fake.keyring.items["default"] != nil, "the session is stored for kubectl's next call")
-        guard case .signingIn(let profile, let flow, true)? = events.values.first else {
+        guard case .signingInForKubectl? = events.values.first else {
             Issue.record("\(events.values)")
             return
         }
-        #expect(profile == "default" && flow.flow == .browser)
-        #expect(events.values.contains { if case .signedIn = $0 { true } else { false } })
+        #expect(events.values.contains { if case .flowChosen(let choice, true) = $0 { choice.flow == .browser } else { false } })
+        guard case .signedIn? = answer.signedIn else {
+            Issue.record("not signed in: \(String(describing: answer.signedIn))")
+            return
+        }
     }
 
     @Test func kubectlWithoutAPersonOrInBatchModeEndsWithTheSignInError() throws {
@@ -252,7 +255,7 @@ import KCAuthTestSupport
             let context = KCAuthContext(adapters: fake.adapters)
             #expect {
                 try context.kubectlLogin(try context.resolve(), kubectl: kubectl)
-                    .run(GetToken.Request(profile: "default"), personPresent: person, prepare: { $0 }, notify: { event in Issue.record("\(event)") })
+                    .run(GetToken.Request(profile: "default"), personPresent: person, canAsk: false, notify: { event in Issue.record("\(event)") })
             } throws: { ($0 as? KCAuthError)?.remedy == .signIn(profile: "default") }
             #expect(fake.opener.opened.isEmpty && fake.transport.requests.isEmpty)
         }
@@ -263,7 +266,7 @@ import KCAuthTestSupport
         let context = KCAuthContext(adapters: fake.adapters)
         #expect {
             try context.kubectlLogin(try context.resolve(), kubectl: true)
-                .run(GetToken.Request(profile: "default"), personPresent: true, prepare: { $0 }, notify: { _ in })
+                .run(GetToken.Request(profile: "default"), personPresent: true, canAsk: false, notify: { _ in })
         } throws: { ($0 as? KCAuthError)?.code == .usage }
         #expect(fake.keyring.reads == 0)
     }

@@ -1,4 +1,5 @@
 import KCAuth
+import KCAuthContract
 import KCAuthCore
 
 /// `kcauth docker-credential get|list|store|erase` (also run as `docker-credential-kcauth`):

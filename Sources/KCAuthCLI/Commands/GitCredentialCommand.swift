@@ -1,4 +1,5 @@
 import KCAuth
+import KCAuthContract
 import KCAuthCore
 
 /// `kcauth git-credential get|store|erase` (also run as `git-credential-kcauth`): git's

@@ -58,89 +58,25 @@ enum LoginCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
-        let profile = try prepare(try services.context.resolve(flags), flags: flags, services)
-        guard profile.issuer != nil else {
-            throw KCAuthError(.usage, "no issuer for profile '\(profile.name)'", hint: "pass --issuer URL, or --server URL --realm NAME")
-        }
-        guard profile.clientID != nil else {
-            throw KCAuthError(.usage, "no client id for profile '\(profile.name)'", hint: "pass --client-id ID (the public client registered at the provider)")
-        }
-        if profile.usesClientCredentials { return try LoginShortcuts.clientCredentials(command, profile, services) }
+        let flags = try LoginFlags.flags(command, flow: flowOptions.flag)
         let authorization = try LoginRequestOptions.oneOff(command)
-        let remembered = flowOptions.remembered(profile.saved)
-        func signedIn(evenWithForce: Bool = false) throws -> Bool {
-            return try LoginShortcuts.alreadySignedIn(command, profile, oneOff: authorization, rememberedFlow: remembered, services,
-                                                      evenWithForce: evenWithForce)
-        }
-        if try signedIn() { return }
-        let signIn = { try flow(command, services, profile, flowOptions, authorization: authorization) }
-        // A memory session is this process's alone: nothing to wait for, nothing to share.
-        if profile.storage.value == .memory { return try signIn() }
-        // One sign-in in flight per profile (issue 18 #1): a caller that finds one in progress
-        // waits for it rather than opening a second browser.
-        let force = command.flag(LoginRequestOptions.force)
-        let now = services.context.clock.instant
-        for _ in 0..<2 {
-            let result = try services.context.oneSignIn(profile).run(
-                force: force, notify: { SignInWaitOutput.report($0, profile: profile.name, now: now, console: services.console) },
-                stillNeeded: { try !force && signedIn() ? false : true }, signIn: signIn)
-            // Another process signed in: this is the session to use, said as `login` says it.
-            switch result {
-            case .signedIn, .notNeeded: return   // `stillNeeded` already said who is signed in
-            case .signedInElsewhere: if try signedIn(evenWithForce: true) { return }
-            }
-            // It stored a session other than the one asked for (other flags): a person asked
-            // for this one, so sign in now that nobody else does.
-        }
-        throw KCAuthError(.loginRequired, "no session for profile '\(profile.name)' after the other sign-in", remedy: .signIn(profile: profile.name))
-    }
-
-    /// The profile completed for a sign-in, with a person there to ask: the first run's
-    /// questions (``FirstRun``), the encrypted store where there is no keyring. `flags`: the
-    /// settings given on the command line (kubectl's sign-in gives none but the profile).
-    static func prepare(_ resolved: ResolvedProfile, flags: SettingsFlags? = nil, _ services: Services) throws -> ResolvedProfile {
-        var chosen = try FirstRun.complete(resolved, flags: flags ?? SettingsFlags(profile: resolved.name), services)
-        if try EncryptedStoreOffer.accepted(chosen, services) {
-            chosen.storage = Setting(.encrypted, .flag, origin: "your answer")
-        }
-        return chosen
-    }
-
-    /// The flow itself, while this process holds the profile's sign-in lock.
-    static func flow(_ command: ParsedCommand, _ services: Services, _ profile: ResolvedProfile, _ flowOptions: LoginFlowOptions,
-                     authorization: AuthorizationParameters) throws {
-        let noBrowser = command.flag(LoginFlowOptions.noBrowser)
-        let choice = flowOptions.choice(profile, noBrowser: noBrowser, environment: services.environment)
+        let login = try services.context.login(flags)
         let console = services.console
-        // Over SSH without a display a browser started here opens far away: paste-back instead.
-        let openBrowser = !noBrowser && !FlowSelector.browserIsRemote(services.environment)
-        let progress = LoginProgress(console: console, choice: choice, openBrowser: openBrowser,
-                                     qrRequested: flowOptions.qrRequested, environment: services.environment)
-        let options = SignIn.Options(flow: choice, openBrowser: openBrowser, rememberedFlow: flowOptions.remembered(profile.saved),
-                                     authorization: authorization)
-        let output: SignIn.Output
+        let format = command.value(LoginStorage.output)
+        let options = Login.Options(noBrowser: command.flag(LoginFlowOptions.noBrowser), qr: flowOptions.qrRequested,
+                                    authorization: authorization, force: command.flag(LoginRequestOptions.force),
+                                    wantsToken: format != nil, canAsk: console.stderrIsTTY,
+                                    offerEncryptedStore: { try EncryptedStoreOffer.accepted($0, services) })
+        let output = LoginOutput(profile: login.profile.name, console: console, clock: services.context.clock,
+                                 progress: LoginProgress(console: console, qrRequested: flowOptions.qrRequested,
+                                                         environment: services.environment, qrCode: services.context.adapters.qrCode))
+        let result: Login.Result
         do {
-            defer { progress.end() }  // the countdown line must not swallow the error message
-            output = try services.context.signIn(profile).run(options) { event in
-                if case .flow(let step) = event { progress.show(step) } else { LoginStorage.report(event, profile: profile.name, console: console) }
-            }
+            defer { output.progress.end() }  // the countdown line must not swallow the error message
+            result = try login.run(options, notify: output.show)
+        } catch let error as KCAuthError where error.remedy == .giveClientCredential {
+            throw error.with(message: "--\(LoginClientOptions.clientCredentials.long) needs the client's secret or key")
         }
-        reportSignedIn(output, format: command.value(LoginStorage.output), profile: profile.name, services)
-    }
-
-    /// Who signed in, what the provider did with DPoP, and the token when `-o` asks for it
-    /// (shared with kubectl's sign-in, ``KubectlLoginOutput``).
-    static func reportSignedIn(_ output: SignIn.Output, format: String?, profile: String, _ services: Services) {
-        services.console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile)').\n")
-        switch output.notice {
-        case .providerDidNotBind?:
-            services.console.err("Note: the provider issued Bearer tokens although kcauth sent a DPoP proof: it did not bind the session to kcauth's key (check the client's DPoP settings). The session works as a Bearer one.\n")
-        case .accessTokenBound?:
-            services.console.err("Note: the provider bound the access token to kcauth's key (token type DPoP): tools that know only Bearer tokens (kubectl, git) cannot use it; kcauth token -o header --dpop-url URL gives a proof.\n")
-        case nil:
-            break
-        }
-        LoginStorage.deliver(output, format: format, profile: profile, now: services.context.clock.instant, console: services.console)
+        output.present(result, format: format)
     }
 }

@@ -1,9 +1,8 @@
 import KCAuthCore
-import KCAuthSystem
 
-/// `login`'s choice of flow (issue 4): `--browser`, `--device`, `--flow`, `--qr`, and the
-/// resolved `flow` setting (`KCAUTH_FLOW`, the profile's `flow`), turned into a `FlowChoice` by
-/// `FlowSelector`.
+/// `login`'s choice of flow (issue 4): `--browser`, `--device`, `--flow` and `--qr`. The `Login`
+/// use case turns them, with the resolved `flow` setting (`KCAUTH_FLOW`, the profile's `flow`),
+/// into a `FlowChoice` (`FlowSelector`).
 struct LoginFlowOptions {
     static let browser = OptionSpec("browser", help: "Use the browser flow (remembered for the profile)")
     static let device = OptionSpec("device", help: "Use the device flow: sign in on another device (remembered for the profile)")
@@ -31,22 +30,5 @@ struct LoginFlowOptions {
         if qrRequested, flag == .browser {
             throw KCAuthError(.usage, "--qr shows the device flow's link, and the browser flow was asked for", hint: "use --device --qr")
         }
-    }
-
-    /// The flow for this login, from the resolved setting (whose flag level is `flag`).
-    func choice(_ profile: ResolvedProfile, noBrowser: Bool, environment: [String: String]) -> FlowChoice {
-        let setting = profile.flow
-        return FlowSelector.choose(flag: setting?.source == .flag ? setting?.value : nil,
-                                   environmentSetting: setting?.source == .environment ? setting?.value : nil,
-                                   profile: profile.saved.flow, qrRequested: qrRequested, noBrowser: noBrowser, environment: environment,
-                                   browserCommand: profile.browserCommand != nil,
-                                   wsl: WSLProbe().isWSL(environment: environment))
-    }
-
-    /// The flow to keep in the profile: a flag replaces the saved one (`--flow auto` clears it);
-    /// the environment and `--qr` are one-off.
-    func remembered(_ saved: ProfileSettings) -> LoginFlow? {
-        guard let flag else { return saved.flow }
-        return flag.flow
     }
 }

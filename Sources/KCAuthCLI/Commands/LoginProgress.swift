@@ -1,5 +1,4 @@
 import KCAuthCore
-import KCAuthSystem
 
 /// `login`'s words on stderr: which flow and why, the browser URL or the device code, and the
 /// wait. On a terminal the device flow's wait is one status line counting down; anywhere else
@@ -7,25 +6,32 @@ import KCAuthSystem
 // @unchecked: one login drives it from one thread at a time (the store and flow callbacks).
 final class LoginProgress: @unchecked Sendable {
     private let console: any Console
-    private let openBrowser: Bool
+    private var openBrowser = true
     private let qrRequested: Bool
+    private let qrCode: any QRCodeRenderer
     /// A terminal that understands `\r` and escape sequences.
     private let interactive: Bool
     private let colour: Bool
-    private var choice: FlowChoice
+    /// Which flow and why: said when the flow starts (`Login.Event.flowChosen` comes first).
+    private var choice = FlowChoice(.browser, .flag)
     private var statusShown = false
     private var lastSecond: Int?
 
-    init(console: any Console, choice: FlowChoice, openBrowser: Bool, qrRequested: Bool, environment: [String: String]) {
+    init(console: any Console, qrRequested: Bool, environment: [String: String], qrCode: any QRCodeRenderer) {
         self.console = console
-        self.choice = choice
-        self.openBrowser = openBrowser
         self.qrRequested = qrRequested
+        self.qrCode = qrCode
         interactive = console.stderrIsTTY && environment["TERM"] != "dumb"
         colour = interactive && (environment["NO_COLOR"] ?? "").isEmpty
     }
 
-    func show(_ event: Login.Event) {
+    /// The login chose its flow; `openBrowser`: a browser is started (else the URL is only shown).
+    func chose(_ choice: FlowChoice, openBrowser: Bool) {
+        self.choice = choice
+        self.openBrowser = openBrowser
+    }
+
+    func show(_ event: FlowDriver.Event) {
         switch event {
         case .starting:
             console.err(choice.explanation + "\n")
@@ -74,7 +80,7 @@ final class LoginProgress: @unchecked Sendable {
     /// Leaves the terminal on a fresh line, whatever happens next (success, or an error line).
     func end() { endStatusLine() }
 
-    private func showDevicePrompt(_ prompt: Login.DevicePrompt) {
+    private func showDevicePrompt(_ prompt: FlowDriver.DevicePrompt) {
         let link = Sanitize.oneLine(prompt.linkToOpen, limit: 2000)
         let code = Sanitize.oneLine(prompt.userCode, limit: 100)
         let shownCode = colour ? "\u{1B}[1m\(code)\u{1B}[0m" : code
@@ -88,7 +94,7 @@ final class LoginProgress: @unchecked Sendable {
         console.err(text)
         if choice.showsQRCode(requested: qrRequested, stderrIsTTY: console.stderrIsTTY) {
             do {
-                console.err("\n" + (try TerminalQRCode.render(prompt.linkToOpen, style: colour ? .ansi : .plain)) + "\n")
+                console.err("\n" + (try qrCode.render(prompt.linkToOpen, colour: colour)) + "\n")
             } catch let error as KCAuthError {
                 console.err("(No QR code: \(Sanitize.oneLine(error.message)).)\n")
             } catch {

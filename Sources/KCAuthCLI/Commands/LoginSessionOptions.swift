@@ -16,7 +16,7 @@ enum LoginSessionOptions {
 
     static func apply(_ c: ParsedCommand, to flags: inout LoginSettingsFlags) throws {
         if c.flag(dpop) {
-            if let mode = c.value(dpopMode), mode != DPoPMode.yes.rawValue {
+            if let mode = c.value(dpopMode), DPoPMode(rawValue: mode) != .yes {
                 throw KCAuthError(.usage, "--dpop and --dpop-mode \(mode) say different things", hint: "give one of them")
             }
             flags.dpop = DPoPMode.yes.rawValue

@@ -7,7 +7,7 @@ enum LoginStorage {
     static let output = OptionSpec("output", short: "o", value: "FORMAT",
                                    help: "Also print the access token on stdout (for --storage memory)", choices: ["raw", "json"])
 
-    static func report(_ event: SignIn.Event, profile: String, console: any Console) {
+    static func report(_ event: Login.Event, profile: String, console: any Console) {
         switch event {
         case .movedStore(let from, let to):
             console.err("Moved profile '\(profile)' to the \(to.rawValue) store: removed its old copy from the \(from).\n")
@@ -16,14 +16,14 @@ enum LoginStorage {
                         + "\(Sanitize.oneLine(error.message)); remove it once that works again\n")
         case .warning(let text):
             console.err(text + "\n")
-        case .flow:
+        default:
             break
         }
     }
 
     /// After a successful login: the token once on stdout with `-o`, and for memory a note that
     /// nothing was kept.
-    static func deliver(_ output: SignIn.Output, format: String?, profile: String, now: Instant, console: any Console) {
+    static func deliver(_ output: Login.Output, format: String?, profile: String, now: Instant, console: any Console) {
         let state = output.state
         switch format {
         case "raw":

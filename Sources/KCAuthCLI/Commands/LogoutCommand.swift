@@ -39,8 +39,8 @@ enum LogoutCommand: Command {
         } ?? SettingsResolver.defaultTimeout
 
         let console = services.console
-        let options = SignOut.Options(all: all, local: local, forget: command.flag(forget), browserTimeout: browser ? timeout : nil)
-        let failures = try services.context.signOut().run(selected: selected, options) { event in
+        let options = Logout.Options(all: all, local: local, forget: command.flag(forget), browserTimeout: browser ? timeout : nil)
+        let failures = try services.context.logout().run(selected: selected, options) { event in
             LogoutOutput.report(event, local: local, now: services.context.clock.instant, console: console)
         }
         guard let first = failures.first?.error else { return }

@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// `kcauth profiles`: the profiles of the configuration file. No network, no keyring: `--names`
@@ -18,14 +19,13 @@ enum ProfilesCommand: Command {
     static let names = OptionSpec("names", help: "Print only the profile names, one per line")
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        let settings = services.context.settings
-        let config = try services.context.config()
+        let profiles = services.context.profiles()
         if command.flag(names) {
-            services.console.out(config.profileNames.map { $0 + "\n" }.joined())
+            services.console.out(try profiles.names().map { $0 + "\n" }.joined())
             return
         }
-        let selected = try services.context.resolver().profile(command.value(SettingsOptions.profile)).value
-        let entries = try Profiles.list(config, path: settings.path, selected: selected)
+        let report = try profiles.run(selected: command.value(SettingsOptions.profile))
+        let entries = report.entries
         switch SessionOutput(command) {
         case .text:
             let rows = entries.map { e in
@@ -39,12 +39,11 @@ enum ProfilesCommand: Command {
                 return line + "\n"
             }.joined())
         case .json:
-            let defaultName = try config.defaultProfile(path: settings.path)
             services.console.out(JSONValue.fields([
                 ("version", .number(SessionOutput.schemaVersion)),
-                ("config_file", .string(settings.path)),
-                ("default_profile", .string(defaultName ?? ProfileName.defaultName)),
-                ("selected_profile", .string(selected)),
+                ("config_file", .string(report.path)),
+                ("default_profile", .string(report.defaultProfile)),
+                ("selected_profile", .string(report.selectedProfile)),
                 ("profiles", .array(entries.map { e in .fields([
                     ("profile", .string(e.name)),
                     ("default", .bool(e.isDefault)),

@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// `kcauth refresh`: refresh now, even if the access token is still valid.

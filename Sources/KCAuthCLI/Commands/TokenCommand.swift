@@ -38,13 +38,15 @@ enum TokenCommand: Command {
                                        idToken: command.flag(TokenOutput.idToken))
         let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
         let output = KubectlLoginOutput(services, profile: profile.name)
-        let token: IssuedToken
+        let answer: (token: IssuedToken, signedIn: Login.Result?)
         do {
             defer { output.end() }
-            token = try services.context.kubectlLogin(profile, kubectl: format == .execCredential)
-                .run(request, personPresent: SignInNotice.personPresent(services), prepare: { try LoginCommand.prepare($0, services) }, notify: output.show)
+            answer = try services.context.kubectlLogin(profile, kubectl: format == .execCredential)
+                .run(request, personPresent: SignInNotice.personPresent(services), canAsk: services.console.stderrIsTTY,
+                     offerEncryptedStore: { try EncryptedStoreOffer.accepted($0, services) }, notify: output.show)
         }
-        try print(token, command, services, profile: profile.name)
+        output.present(answer.signedIn)
+        try print(answer.token, command, services, profile: profile.name)
     }
 
     /// Shared with `refresh`.

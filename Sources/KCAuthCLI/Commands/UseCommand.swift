@@ -1,3 +1,4 @@
+import KCAuth
 import KCAuthCore
 
 /// `kcauth use NAME`: make a profile the default (`default_profile = NAME` in the config file).
@@ -19,11 +20,7 @@ enum UseCommand: Command {
         guard let name = command.positionals.first else {
             throw KCAuthError(.usage, "`kcauth use` needs a profile name", hint: "see `kcauth profiles --names`")
         }
-        try InputText.check(name, from: "the profile name")
-        let settings = services.context.settings
-        var config = try settings.load()
-        try Profiles.setDefault(name, in: &config, path: settings.path)
-        try settings.save(config)
+        try services.context.use().run(name)
         services.console.err("Commands now use profile '\(name)' unless --profile or KCAUTH_PROFILE names another.\n")
         if let env = EnvironmentValues(services.environment).lenient("KCAUTH_PROFILE"), env != name {
             services.console.err("Note: KCAUTH_PROFILE=\(Sanitize.oneLine(env)) is set here and takes precedence.\n")

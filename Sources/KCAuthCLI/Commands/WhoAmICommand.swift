@@ -22,7 +22,7 @@ enum WhoAmICommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let profile = try services.resolve(command)
-        let identity = try services.context.whoAmI(profile).run(userinfo: command.flag(userinfo))
+        let identity = try services.context.whoAmI(profile).run(profile: profile.name, userinfo: command.flag(userinfo))
         let now = services.context.clock.instant
         switch SessionOutput(command) {
         case .text: services.console.out(WhoAmIOutput.text(identity, now: now, clientAuth: profile.clientAuth.value,

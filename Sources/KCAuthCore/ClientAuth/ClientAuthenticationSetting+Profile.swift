@@ -15,7 +15,7 @@ extension ClientAuthenticationSetting {
 
     /// The profile's setting; nil when it names none (a public client). At most one kind of
     /// credential: two would leave the choice to chance.
-    static func read(_ doc: ConfigDocument, profile: String, path: String) throws -> ClientAuthenticationSetting? {
+    public static func read(_ doc: ConfigDocument, profile: String, path: String) throws -> ClientAuthenticationSetting? {
         func value(_ key: String) -> String? { doc.value(key, profile: profile).flatMap { $0.isEmpty ? nil : $0 } }
         func bad(_ what: String) -> KCAuthError { KCAuthError(.configuration, "\(path): profile [\(profile)]: \(what)") }
         var found: [ClientAuthenticationSetting] = []

@@ -34,7 +34,7 @@ final class BrowserWait {
     /// One tick: the lines pasted since the last one (empty when none), after the launcher check
     /// and the countdown. Throws `LoopbackFlow.BrowserUnavailable` when a failed launcher hands
     /// the login to the device flow.
-    func tick(now: Double, notify: (Login.Event) -> Void) throws -> [String] {
+    func tick(now: Double, notify: (FlowDriver.Event) -> Void) throws -> [String] {
         if watching, let launched {
             if let failure = launched.failure() {
                 watching = false
@@ -57,7 +57,7 @@ final class BrowserWait {
 
     /// Paste-back starts when no browser is shown here (`--no-browser`, a failed launcher), and
     /// only when there is a terminal to paste into.
-    func startPasting(_ notify: (Login.Event) -> Void) {
+    func startPasting(_ notify: (FlowDriver.Event) -> Void) {
         guard !pasting, paste != nil else { return }
         pasting = true
         notify(.pastePrompt)

@@ -8,14 +8,14 @@ struct DeviceFlow: Sendable {
     let finisher: SessionFinisher
     var authenticator: ClientAuthenticator? = nil
 
-    func run(_ input: Login.Input, metadata: ProviderMetadata, notify: (Login.Event) -> Void) throws -> Login.Output {
+    func run(_ input: FlowDriver.Input, metadata: ProviderMetadata, notify: (FlowDriver.Event) -> Void) throws -> FlowDriver.Output {
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
             throw KCAuthError(.configuration, "the provider offers no device flow (its discovery document has no device_authorization_endpoint)",
                               hint: "sign in with the browser flow: `kcauth login --browser`")
         }
         let request = try DeviceAuthorizationRequest(clientID: input.clientID, scope: input.scope, random: random)
         let authorization = try requestCode(request, at: endpoint, tokenEndpoint: metadata.tokenEndpoint)
-        notify(.deviceCode(Login.DevicePrompt(authorization)))
+        notify(.deviceCode(FlowDriver.DevicePrompt(authorization)))
 
         let tokens = try DevicePoller(http: http, sleeper: sleeper, authenticator: authenticator)
             .poll(tokenEndpoint: metadata.tokenEndpoint, request: request, authorization: authorization, profile: input.profile) {

@@ -20,8 +20,8 @@ struct LoopbackFlow: Sendable {
     let paste: (any LineInput)?
     var authenticator: ClientAuthenticator? = nil
 
-    func run(_ input: Login.Input, metadata: ProviderMetadata, fallBackToDevice: Bool,
-             notify: (Login.Event) -> Void) throws -> Login.Output {
+    func run(_ input: FlowDriver.Input, metadata: ProviderMetadata, fallBackToDevice: Bool,
+             notify: (FlowDriver.Event) -> Void) throws -> FlowDriver.Output {
         let listener = try receiver.bind(port: input.port)
         defer { listener.close() }
         var request = try AuthorizationRequest(clientID: input.clientID, scope: input.scope,
@@ -84,8 +84,8 @@ struct LoopbackFlow: Sendable {
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
                                               nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
             .proving(http.dpop, mode: input.dpop)
-        var result: Result<Login.Output, KCAuthError>?
-        func redeem(_ code: String) -> Result<Login.Output, KCAuthError> {
+        var result: Result<FlowDriver.Output, KCAuthError>?
+        func redeem(_ code: String) -> Result<FlowDriver.Output, KCAuthError> {
             notify(.received)
             do {
                 return .success(try finisher.finish(try exchange.redeem(code: code, request: request, metadata: metadata), context))

@@ -29,7 +29,7 @@
 /// `invalid_grant`, or a description about the token or the session. A bare `invalid_request` or
 /// 401 still ends the command with exit 4, and leaves the stored state for the next sign-in to
 /// replace: an answer that is misread then costs nothing.
-enum RefreshRefusal {
+public enum RefreshRefusal {
     static let sessionOverCodes: Set<OAuthErrorCode> = [.invalidGrant, .invalidRequest, .unauthorizedClient,
                                                         OAuthErrorCode("invalid_token")]
 
@@ -45,7 +45,7 @@ enum RefreshRefusal {
 
     /// Whether the answer says in so many words that the session is over: then the stored
     /// session is deleted (compare-and-delete, `GetToken`).
-    static func saysSessionIsOver(oauthError: OAuthErrorCode?, description: String?) -> Bool {
+    public static func saysSessionIsOver(oauthError: OAuthErrorCode?, description: String?) -> Bool {
         guard let oauthError else { return false }
         if oauthError == .invalidGrant { return true }
         guard let words = description?.lowercased() else { return false }

@@ -41,7 +41,7 @@ public struct SessionFinisher: Sendable {
         }
     }
 
-    public func finish(_ tokens: TokenResponse, _ context: Context) throws -> Login.Output {
+    public func finish(_ tokens: TokenResponse, _ context: Context) throws -> FlowDriver.Output {
         let metadata = context.metadata
         let binding = try TokenTypeRule.check(tokens.tokenType, proved: context.dpop != nil)
         // Core §3.1.3.3: with the `openid` scope the response must carry an ID token.
@@ -65,7 +65,7 @@ public struct SessionFinisher: Sendable {
             state.userinfo = try? Userinfo(http: validator.http.proving(context.dpop)).fetch(state, expectedSubject: claims.sub, profile: context.profile)
         }
         try writer.write(state, profile: context.profile)
-        var output = Login.Output(state: state, claims: claims)
+        var output = FlowDriver.Output(state: state, claims: claims)
         // Issue 21: say when the provider bound differently from what the profile asked for.
         switch (context.dpopMode, binding) {
         case (.yes, .bearer): output.notice = .providerDidNotBind

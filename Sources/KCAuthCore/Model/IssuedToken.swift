@@ -18,7 +18,7 @@ public struct IssuedToken: Sendable, Equatable {
         case shorterThanMinimumValidity(requested: Double)
     }
 
-    init(_ c: CachedToken) {
+    public init(_ c: CachedToken) {
         accessToken = c.accessToken
         tokenType = c.tokenType
         expiresAt = c.expiresAt

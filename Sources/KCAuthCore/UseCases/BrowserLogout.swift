@@ -8,7 +8,7 @@ struct BrowserLogout: Sendable {
     let opener: any URLOpener
     let receiver: any RedirectReceiver
 
-    func run(_ state: AuthState, port: UInt16, timeout: Double, profile: String, notify: (Logout.Event) -> Void) -> LogoutStep {
+    func run(_ state: AuthState, port: UInt16, timeout: Double, profile: String, notify: (SessionEnd.Event) -> Void) -> LogoutStep {
         guard let endpoint = state.endpoints.endSession else { return .notOffered }
         do {
             let listener = try receiver.bind(port: port)

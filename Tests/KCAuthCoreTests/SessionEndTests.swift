@@ -2,9 +2,9 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// `kcauth logout` over fakes: what is sent to the provider, how its answers are judged, and that
+/// `SessionEnd` (under `kcauth logout`) over fakes: what is sent to the provider, how its answers are judged, and that
 /// the local session goes whatever the provider says.
-@Suite struct LogoutTests {
+@Suite struct SessionEndTests {
     let transport = SessionTransport()
     let store = InMemorySecretStore()
     let lock = CountingLock()
@@ -14,9 +14,9 @@ import KCAuthTestSupport
 
     final class Counter: @unchecked Sendable { var value = 0 }
 
-    var logout: Logout {
+    var logout: SessionEnd {
         let (transport, built) = (transport, httpBuilt)
-        return Logout(store: store, lock: lock, http: { built.value += 1; return OAuthHTTP(transport) },
+        return SessionEnd(store: store, lock: lock, http: { built.value += 1; return OAuthHTTP(transport) },
                       random: FixedRandom(), opener: opener, receiver: receiver)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+@testable import KCAuth
 @testable import KCAuthCore
 import KCAuthTestSupport
 

@@ -1,6 +1,8 @@
-/// `kcauth profiles` and `kcauth use`: the configuration file's profiles, without network or
-/// keyring (the list feeds shell completion, so it must be instant).
-public enum Profiles {
+import KCAuthCore
+
+/// `kcauth profiles`: the configuration file's profiles, without network or keyring (the list
+/// feeds shell completion, so it must be instant).
+public struct Profiles: Sendable {
     public struct Entry: Sendable, Equatable {
         public var name: String
         /// Named by `default_profile` (or, when that is unset, the profile called `default`).
@@ -17,6 +19,31 @@ public enum Profiles {
         public var value: String
     }
 
+    public struct Report: Sendable, Equatable {
+        /// The configuration file.
+        public var path: String
+        /// `default_profile`, else `default`.
+        public var defaultProfile: String
+        /// The profile this command would use.
+        public var selectedProfile: String
+        public var entries: [Entry]
+    }
+
+    let context: KCAuthContext
+
+    /// The profile names in file order, and nothing else (for completion).
+    public func names() throws -> [String] { try context.config().profileNames }
+
+    /// `selected`: the profile flag (nil: `$KCAUTH_PROFILE`, the directory's, the default).
+    public func run(selected: String?) throws -> Report {
+        let config = try context.config()
+        let path = context.settings.path
+        let selected = try context.resolver().profile(selected).value
+        let entries = try Self.list(config, path: path, selected: selected)
+        return Report(path: path, defaultProfile: try config.defaultProfile(path: path) ?? ProfileName.defaultName,
+                      selectedProfile: selected, entries: entries)
+    }
+
     /// Every profile of the file in file order, plus the selected one if the file lacks it.
     public static func list(_ doc: ConfigDocument, path: String, selected: String) throws -> [Entry] {
         let defaultName = try doc.defaultProfile(path: path) ?? ProfileName.defaultName
@@ -26,19 +53,5 @@ public enum Profiles {
             Entry(name: name, isDefault: name == defaultName, selected: name == selected,
                   settings: doc.entries(profile: name).map { Setting(key: $0.key, value: $0.value) })
         }
-    }
-
-    /// `kcauth use NAME`: `default_profile = NAME` in the global part of the file. The profile
-    /// must exist, so a typo cannot silently point every later command at an empty profile;
-    /// `default` always exists.
-    public static func setDefault(_ name: String, in doc: inout ConfigDocument, path: String) throws {
-        guard ProfileName.isValid(name) else {
-            throw KCAuthError(.usage, "'\(Sanitize.oneLine(name))' is not a valid profile name", hint: "use letters, digits, '.', '_' and '-'")
-        }
-        guard name == ProfileName.defaultName || doc.profileNames.contains(name) else {
-            throw KCAuthError(.usage, "there is no profile '\(name)' in \(path)",
-                              hint: "see `kcauth profiles`; `kcauth login --profile \(name)` creates it")
-        }
-        doc.set(ConfigDocument.defaultProfileKey, name, profile: nil)
     }
 }

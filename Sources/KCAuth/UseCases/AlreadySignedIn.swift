@@ -1,11 +1,9 @@
 import KCAuthCore
 
-/// Issue 11 item 6, "already signed in": `kcauth login` for a profile whose stored session is
-/// still usable and whose settings this login would not change has nothing to do (as `aws sso
-/// login` users asked, aws/aws-cli#5972). `--force` skips the check.
-public struct CurrentSession: Sendable {
+extension Login {
     /// Who is signed in, and until when.
     public struct Found: Sendable {
+        public var profile: String
         public var state: AuthState
         public var user: String
         /// When the session ends as far as kcauth knows: the refresh token's expiry, else the
@@ -13,20 +11,32 @@ public struct CurrentSession: Sendable {
         public var until: Instant?
         public var health: SessionHealth
     }
+}
 
+/// Issue 11 item 6, "already signed in": `kcauth login` for a profile whose stored session is
+/// still usable and whose settings this login would not change has nothing to do (as `aws sso
+/// login` users asked, aws/aws-cli#5972). `force` skips the check.
+struct AlreadySignedIn {
     let context: KCAuthContext
     let profile: ResolvedProfile
+    let options: Login.Options
 
-    init(context: KCAuthContext, profile: ResolvedProfile) {
-        self.context = context
-        self.profile = profile
+    /// The "nothing to do" answer when the stored session will do: said (except to kubectl,
+    /// which only wants the token), with the token when `wantsToken`; nil: sign in.
+    func answer(notify: (Login.Event) -> Void) throws -> Login.Result? {
+        guard let found = find() else { return nil }
+        if !options.kubectl { notify(.alreadySignedIn(found)) }
+        guard options.wantsToken else { return .alreadySignedIn(token: nil) }
+        return .alreadySignedIn(token: try context.getToken(profile).run(GetToken.Request(profile: profile.name)))
     }
 
     /// The stored session when it is usable and made with the settings this login would use;
     /// nil when a login has something to do. Never throws: a store that cannot be read means
     /// "sign in" (the login itself then reports the store).
-    /// `rememberedFlow`: the flow this login would keep in the profile (a flow flag changes it).
-    public func find(oneOff: AuthorizationParameters, rememberedFlow: LoginFlow?) -> Found? {
+    func find() -> Login.Found? {
+        let oneOff = options.authorization
+        // The flow this login would keep in the profile (a flow flag changes it).
+        let rememberedFlow = Login.rememberedFlow(profile)
         // A memory login keeps nothing, and one-off parameters ask for a new sign-in.
         guard profile.storage.value != .memory, !oneOff.hasOneOffs, settingsUnchanged,
               rememberedFlow == profile.saved.flow else { return nil }
@@ -42,7 +52,7 @@ public struct CurrentSession: Sendable {
         let user = state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo).displayName
             ?? IdentityClaims(unverifiedToken: state.accessToken)?.displayName ?? state.clientID
         let until = state.isClientCredentials ? state.expiresAt : (state.refreshToken != nil ? state.refreshExpiresAt : state.expiresAt)
-        return Found(state: state, user: user, until: until, health: health)
+        return Login.Found(profile: profile.name, state: state, user: user, until: until, health: health)
     }
 
     /// Every setting given on the command line or in the environment says what the profile
@@ -61,8 +71,4 @@ public struct CurrentSession: Sendable {
             && same(profile.port, saved.port ?? 0) && profile.browserCommand?.value.text == saved.browserCommand
             && same(profile.grant, saved.grant)
     }
-}
-
-extension KCAuthContext {
-    public func currentSession(_ profile: ResolvedProfile) -> CurrentSession { CurrentSession(context: self, profile: profile) }
 }

@@ -1,7 +1,9 @@
 import KCAuthContract
+import KCAuthCore
 
 /// `kcauth token` and `kcauth refresh`: a token that stays valid for at least `minValid`
-/// seconds, refreshing when needed (AppAuth's "refresh if needed, then act").
+/// seconds, refreshing when needed (AppAuth's "refresh if needed, then act"). `TokenProvider`
+/// is the library's async facade over it; `KCAuthContext.getToken(_:)` builds it for a profile.
 ///
 /// The common case — a valid token — touches no network and, with the runtime cache, not even
 /// the keyring. A refresh happens under the session's cross-process lock, after re-reading the
@@ -30,7 +32,7 @@ public struct GetToken: Sendable {
     }
 
     /// How long to wait for another process's refresh: its HTTP deadline plus keyring time.
-    public static let lockTimeout: Double = 75
+    public static let lockTimeout = SessionWriter.lockTimeout
 
     let store: any SecretStore
     let clock: any TimeSource
@@ -39,6 +41,9 @@ public struct GetToken: Sendable {
     let binding: CacheBinding
     /// Built only when a refresh is needed, so the hot path never initialises libcurl.
     let refresher: @Sendable () throws -> TokenRefresher
+    /// Every write of the session: the refresh's new tokens, the rotated refresh token, and
+    /// the end of a session the provider refused.
+    let writer: SessionWriter
 
     public init(store: any SecretStore, clock: any TimeSource, lock: any ProfileLock, cache: (any TokenCache)?,
                 binding: CacheBinding, refresher: @escaping @Sendable () throws -> TokenRefresher) {
@@ -48,6 +53,7 @@ public struct GetToken: Sendable {
         self.cache = cache
         self.binding = binding
         self.refresher = refresher
+        writer = SessionWriter(store: store, storage: binding.storage, cache: cache)
     }
 
     public func run(_ request: Request) throws -> IssuedToken {
@@ -77,15 +83,13 @@ public struct GetToken: Sendable {
     /// a session another process has just rotated (whatever lock that process took).
     private func refresh(_ current: AuthState, _ request: Request) throws -> IssuedToken {
         let profile = request.profile
-        let key = SecretKey(profile: profile, issuer: current.issuer, clientID: current.clientID)
         var rotatedAway = current
         let next: AuthState
         do {
             next = try refresher().refresh(current, profile: profile, scope: request.scope, keepRotated: { rotated in
                 // The old refresh token is spent: keep the new one before anything can fail.
                 rotatedAway.refreshToken = rotated
-                cache?.remove(profile: profile)
-                try store.write(try rotatedAway.encoded(), for: key)
+                try writer.refreshed(rotatedAway, profile: profile)
             })
         } catch let error as KCAuthError {
             let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
@@ -102,12 +106,10 @@ public struct GetToken: Sendable {
                 // token that was refused: compare-and-delete. Settings stay. Every environment's
                 // cached copy of it is retired with it. (An answer that only implies it, such as
                 // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
-                cache?.retire(profile: profile, session: current.sessionID, binding: binding)
-                _ = try? store.delete(profile: profile)
+                writer.discard(profile: profile, session: current.sessionID, binding: binding)
             }
             throw error  // transient (network, 5xx, timeout): the stored state stays as it is
         }
-        cache?.remove(profile: profile)
         if request.scope != nil {
             // A narrowed token answers this call only. The session keeps its granted scope and
             // its access token (so `token`, `whoami` and `status` go on describing the session),
@@ -116,10 +118,10 @@ public struct GetToken: Sendable {
             session.refreshToken = next.refreshToken
             session.refreshExpiresAt = next.refreshExpiresAt
             session.obtainedAt = next.obtainedAt
-            try store.write(try session.encoded(), for: key)
+            try writer.refreshed(session, profile: profile)
             return IssuedToken(next)
         }
-        try store.write(try next.encoded(), for: key)
+        try writer.refreshed(next, profile: profile)
         var issued = remember(next, profile)
         if !fresh(next, request) {
             // The freshest token there is: hand it out, but say why every call refreshes.

@@ -1,3 +1,5 @@
+import KCAuthCore
+
 /// `kcauth whoami`: who is signed in to a profile, from the stored session.
 ///
 /// The identity comes from the stored ID token, decoded without checking its signature again.
@@ -5,8 +7,10 @@
 /// the provider's JWKS, `iss`, `aud`, `azp`, `exp`, `nonce`: `IDTokenValidator`, at login and at
 /// every refresh), and the store is the user's own keyring. Checking again would need the JWKS
 /// (network) and would fail for an ID token that merely expired, which still says correctly who
-/// signed in. With `--userinfo` the provider itself is asked, which also proves that the session
-/// is alive there.
+/// signed in. With `userinfo` the provider itself is asked, after refreshing an expired access
+/// token under the usual lock (so "expired but refreshable" is not reported as a dead session),
+/// which also proves that the session is alive there. A fresh userinfo answer is kept with the
+/// session (`SessionWriter.amended`), so later offline `whoami`/`status` calls can name the user.
 public struct WhoAmI: Sendable {
     public struct Identity: Sendable, Equatable {
         public var profile: String
@@ -52,17 +56,56 @@ public struct WhoAmI: Sendable {
         }
     }
 
+    /// What asking the provider needs: the token refreshed first, HTTP, and the lock and
+    /// writer that keep the answer with the session.
+    struct Online: Sendable {
+        let getToken: GetToken
+        let http: @Sendable () -> OAuthHTTP
+        let lock: any ProfileLock
+        let writer: SessionWriter
+    }
+
     let store: any SecretStore
     let clock: any TimeSource
+    /// nil: the stored session only (asking for userinfo is then an internal error).
+    let online: Online?
 
+    /// The stored session only, never the provider.
     public init(store: any SecretStore, clock: any TimeSource) {
+        self.init(store: store, clock: clock, online: nil)
+    }
+
+    init(store: any SecretStore, clock: any TimeSource, online: Online?) {
         self.store = store
         self.clock = clock
+        self.online = online
     }
 
     /// Throws `loginRequired` when nothing usable is stored. With `userinfo`, the provider's
-    /// userinfo endpoint is called with the stored access token (the caller refreshes it first).
-    public func run(profile: String, userinfo http: OAuthHTTP? = nil) throws -> Identity {
+    /// userinfo endpoint is called with the stored access token, refreshed first if needed.
+    public func run(profile: String, userinfo: Bool = false) throws -> Identity {
+        guard userinfo else { return try identity(profile: profile) }
+        guard let online else { throw KCAuthError(.internal, "no provider access for userinfo") }
+        _ = try online.getToken.run(GetToken.Request(profile: profile, minValid: 10))
+        let identity = try self.identity(profile: profile, userinfo: online.http())
+        if let answer = identity.userinfo { keep(answer, profile: profile, online) }
+        return identity
+    }
+
+    /// Best effort, under the refresh lock: the identity is a convenience, never worth an error.
+    private func keep(_ userinfo: JSONValue, profile: String, _ online: Online) {
+        _ = try? online.lock.withLock(profile: profile, timeout: 5) {
+            guard let secret = try store.read(profile: profile) else { return }
+            var state = try AuthState.decode(secret, profile: profile)
+            guard state.userinfo != userinfo else { return }
+            state.userinfo = userinfo
+            try online.writer.amended(state, profile: profile)
+        }
+    }
+
+    /// The identity the stored session holds; with `http`, the provider's userinfo answer too
+    /// (the caller has refreshed the access token).
+    func identity(profile: String, userinfo http: OAuthHTTP? = nil) throws -> Identity {
         guard let secret = try store.read(profile: profile) else {
             throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)', \(store.name) storage)", remedy: .signIn(profile: profile))
         }

@@ -1,4 +1,5 @@
 import Testing
+@testable import KCAuth
 @testable import KCAuthCore
 import KCAuthTestSupport
 
@@ -65,7 +66,7 @@ import KCAuthTestSupport
     @Test func userinfoIsAskedWithTheBearerToken() throws {
         try SessionFixtures.store(SessionFixtures.state(), in: store)
         transport.on(.get, SessionFixtures.userinfo, status: 200, body: #"{"sub":"u-1","email":"alice@example.test","groups":["a"]}"#)
-        let id = try whoami().run(profile: "default", userinfo: OAuthHTTP(transport))
+        let id = try whoami().identity(profile: "default", userinfo: OAuthHTTP(transport))
         #expect(id.userinfo?["email"] == .string("alice@example.test"))
         let request = try #require(transport.requests.first)
         #expect(request.headers.contains { $0.name == "Authorization" && $0.value == "Bearer at-1" })
@@ -75,7 +76,7 @@ import KCAuthTestSupport
         try SessionFixtures.store(SessionFixtures.state(), in: store)
         transport.on(.get, SessionFixtures.userinfo, status: 401, body: #"{"error":"invalid_token"}"#,
                      headers: ["www-authenticate": #"Bearer error="invalid_token", error_description="The access token is invalid.""#])
-        #expect { try whoami().run(profile: "default", userinfo: OAuthHTTP(transport)) } throws: {
+        #expect { try whoami().identity(profile: "default", userinfo: OAuthHTTP(transport)) } throws: {
             let e = $0 as? KCAuthError
             return e?.code == .loginRequired && e?.message.contains("invalid_token (The access token is invalid.)") == true
         }
@@ -84,13 +85,13 @@ import KCAuthTestSupport
     @Test func userinfoForAnotherSubjectIsRejected() throws {
         try SessionFixtures.store(SessionFixtures.state(), in: store)
         transport.on(.get, SessionFixtures.userinfo, status: 200, body: #"{"sub":"someone-else"}"#)
-        #expect { try whoami().run(profile: "default", userinfo: OAuthHTTP(transport)) } throws: { ($0 as? KCAuthError)?.code == .invalidResponse }
+        #expect { try whoami().identity(profile: "default", userinfo: OAuthHTTP(transport)) } throws: { ($0 as? KCAuthError)?.code == .invalidResponse }
     }
 
     @Test func userinfoThatIsNotJSONIsRejected() throws {
         try SessionFixtures.store(SessionFixtures.state(), in: store)
         transport.on(.get, SessionFixtures.userinfo, status: 200, body: "eyJhbGciOi.signed.jwt")
-        #expect { try whoami().run(profile: "default", userinfo: OAuthHTTP(transport)) } throws: { ($0 as? KCAuthError)?.code == .invalidResponse }
+        #expect { try whoami().identity(profile: "default", userinfo: OAuthHTTP(transport)) } throws: { ($0 as? KCAuthError)?.code == .invalidResponse }
     }
 
     @Test(arguments: [

@@ -1,6 +1,7 @@
-/// `kcauth login`: discovery, then the browser flow (authorization code + PKCE on a loopback
-/// redirect, RFC 8252) or the device flow (RFC 8628), then one validated write of the session.
-public struct Login: Sendable {
+/// A person's sign-in, the mechanism under the `Login` use case (module `KCAuth`): discovery,
+/// then the browser flow (authorization code + PKCE on a loopback redirect, RFC 8252) or the
+/// device flow (RFC 8628), then one validated write of the session (`SessionWriter`).
+public struct FlowDriver: Sendable {
     public struct Input: Sendable, Equatable {
         public var profile: String
         public var issuer: String
@@ -20,7 +21,7 @@ public struct Login: Sendable {
         public var authorization = AuthorizationParameters()
         /// How the client authenticates at the token endpoint (public: `.none`).
         public var clientAuth: ClientAuthenticationSetting = .none
-        /// Browser flow: the profile's `--browser-command` (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
+        /// Browser flow: the profile's browser command (nil: `$BROWSER`, WSL's launchers, `xdg-open`).
         public var browserCommand: BrowserCommand?
         /// Whether the session is bound to a key of kcauth's (RFC 9449).
         public var dpop: DPoPMode = .no
@@ -178,7 +179,7 @@ public struct Login: Sendable {
         guard let algorithm = DPoPKey.algorithm(for: metadata) else {
             let listed = (metadata.dpopSigningAlgValuesSupported ?? []).map { Sanitize.oneLine($0, limit: 20) }.joined(separator: ", ")
             throw KCAuthError(.provider, "the provider accepts DPoP proofs signed with \(listed) only; kcauth signs with ES256, PS256 or RS256",
-                              hint: "sign in without --dpop (`kcauth login --dpop no`)")
+                              remedy: .signInWithoutDPoP)
         }
         return DPoPProver(key: try DPoPKey.generate(algorithm), clock: clock, random: random)
     }
@@ -193,7 +194,7 @@ public struct Login: Sendable {
     }
 
     /// Sets where a confidential client's credentials are read from.
-    public func reading(credentials reader: any CredentialReader) -> Login {
+    public func reading(credentials reader: any CredentialReader) -> FlowDriver {
         var copy = self
         copy.credentials = reader
         return copy

@@ -1,9 +1,9 @@
 import KCAuthCore
 
-/// `kcauth logout` as a use case: one profile or all, the provider asked to end each session
-/// (unless local), the stored session deleted and its runtime copy dropped, and with `forget`
-/// the profile's settings removed.
-public struct SignOut: Sendable {
+/// `kcauth logout`: one profile or all, the provider asked to end each session (unless local),
+/// the stored session deleted and its runtime copy dropped (`SessionEnd`, per profile), and
+/// with `forget` the profile's settings removed.
+public struct Logout: Sendable {
     public struct Options: Sendable, Equatable {
         /// Every profile of the configuration file instead of the selected one.
         public var all: Bool
@@ -23,13 +23,16 @@ public struct SignOut: Sendable {
     }
 
     public enum Event: Sendable {
-        case browser(profile: String, Logout.Event)
+        case browser(profile: String, SessionEnd.Event)
         /// One profile is done (whatever the provider said).
-        case signedOut(Logout.Outcome)
+        case signedOut(Outcome)
         /// `forget`: the profile's settings are gone; `wasDefault`: it was `default_profile`.
         case forgot(profile: String, wasDefault: Bool)
         case nothingConfigured(path: String)
     }
+
+    /// What one profile's logout came to.
+    public typealias Outcome = SessionEnd.Outcome
 
     public struct Failure: Sendable, Equatable {
         public var profile: String
@@ -62,15 +65,15 @@ public struct SignOut: Sendable {
         return failures
     }
 
-    private func signOut(_ profile: ResolvedProfile, _ options: Options, notify: @escaping @Sendable (Event) -> Void) throws -> Logout.Outcome {
+    private func signOut(_ profile: ResolvedProfile, _ options: Options, notify: @escaping @Sendable (Event) -> Void) throws -> Outcome {
         // Before the store changes, and again after: no runtime copy may outlive the logout, in
         // this environment's cache or any other's (the session mark is by uid).
         context.retireSession(profile)
         defer { context.retireSession(profile) }
         let a = context.adapters
         let http = context.http(for: profile)
-        let browser = options.browserTimeout.map { Logout.BrowserOptions(port: profile.port.value, timeout: $0) }
-        return try Logout(store: context.store(for: profile), lock: context.lock(for: profile), http: { http },
+        let browser = options.browserTimeout.map { SessionEnd.BrowserOptions(port: profile.port.value, timeout: $0) }
+        return try SessionEnd(store: context.store(for: profile), lock: context.lock(for: profile), http: { http },
                           random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"), clock: a.clock)
             .authenticating(with: { [clientAuth = profile.clientAuth.value] state in
                 // Unreadable credentials: the request goes out as a public client's and the
@@ -78,7 +81,7 @@ public struct SignOut: Sendable {
                 guard clientAuth.isConfidential, let authentication = try? clientAuth.resolveWithoutDiscovery(reader: a.credentials) else { return nil }
                 return ClientAuthenticator(clientID: state.clientID, authentication: authentication, clock: a.clock, random: a.random)
             })
-            .run(profile: profile.name, options: Logout.Options(serverSide: !options.local, browser: browser)) {
+            .run(profile: profile.name, options: SessionEnd.Options(serverSide: !options.local, browser: browser)) {
                 notify(.browser(profile: profile.name, $0))
             }
     }

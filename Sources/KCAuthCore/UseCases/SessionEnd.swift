@@ -1,11 +1,12 @@
-/// `kcauth logout`: end the session at the provider (unless only the local copy should go),
-/// then delete the stored session. The local session is deleted whatever the provider answers:
-/// a user who logs out must not keep usable tokens on disk because the network is down.
-public struct Logout: Sendable {
+/// The end of one profile's session, the mechanism under the `Logout` use case (module
+/// `KCAuth`): ended at the provider (unless only the local copy should go), then the stored
+/// session deleted. The local session is deleted whatever the provider answers: a user who logs
+/// out must not keep usable tokens on disk because the network is down.
+public struct SessionEnd: Sendable {
     public struct Options: Sendable, Equatable {
-        /// False for `--local`: no request to the provider at all.
+        /// False: only the local copy goes, with no request to the provider at all.
         public var serverSide: Bool
-        /// RP-initiated logout in the browser as well (`--browser`).
+        /// RP-initiated logout in the browser as well.
         public var browser: BrowserOptions?
 
         public init(serverSide: Bool = true, browser: BrowserOptions? = nil) {
@@ -83,7 +84,7 @@ public struct Logout: Sendable {
         }
     }
 
-    /// Progress of a `--browser` logout, for the person at the terminal.
+    /// Progress of a logout in the browser, for the person at the terminal.
     public enum Event: Sendable {
         case openingBrowser
         /// No browser started; `url` is for the user to open by hand (it holds the ID token).
@@ -93,7 +94,7 @@ public struct Logout: Sendable {
 
     let store: any SecretStore
     let lock: any ProfileLock
-    /// Built only when the provider is asked, so `--local` never initialises libcurl.
+    /// Built only when the provider is asked, so a local-only logout never initialises libcurl.
     let http: @Sendable () -> OAuthHTTP
     let browser: BrowserLogout
     /// A confidential client's authenticator for the session being ended (issue 11 item 10).
@@ -147,7 +148,7 @@ public struct Logout: Sendable {
         // alive that the user wants ended: then the session is ended and deleted without it.
         var locked = false
         do {
-            try lock.withLock(profile: profile, timeout: GetToken.lockTimeout) {
+            try lock.withLock(profile: profile, timeout: SessionWriter.lockTimeout) {
                 locked = true
                 try endAndDelete()
             }
@@ -159,7 +160,7 @@ public struct Logout: Sendable {
     }
 
     /// This logout, authenticating the provider requests as the session's client does.
-    public func authenticating(with authenticator: @escaping @Sendable (AuthState) -> ClientAuthenticator?) -> Logout {
+    public func authenticating(with authenticator: @escaping @Sendable (AuthState) -> ClientAuthenticator?) -> SessionEnd {
         var copy = self
         copy.authenticator = authenticator
         return copy

@@ -1,3 +1,5 @@
+import KCAuthCore
+
 /// `kcauth status`: every profile's session, judged locally (no network), with the command that
 /// fixes a broken one. Modelled on `gh auth status`: one entry per profile, the selected one
 /// decides the exit status.
