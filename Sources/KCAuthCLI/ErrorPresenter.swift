@@ -1,8 +1,8 @@
 import KCAuthCore
 
 /// Turns an error into one line on stderr (`error: what happened; what to do`) and an exit code.
-/// Every error gets a fix part: its own hint, else its remedy in words, else the general next
-/// step for its kind.
+/// Every error gets a fix part: its own hint, else its remedy in words (`RemedyWords`), else the
+/// general next step for its kind.
 enum ErrorPresenter {
     static func present(_ error: KCAuthError, on console: any Console) -> Int32 {
         console.err(line(error) + "\n")

@@ -14,10 +14,6 @@ enum LoginHint {
     /// The hint an error carries, else its remedy in words.
     static func hint(for error: KCAuthError) -> String? {
         if let hint = error.hint { return hint }
-        switch error.remedy {
-        case .signIn(let profile)?: return command(profile: profile)
-        case .signInAgain(let profile)?: return command(profile: profile) + " again"
-        case nil: return nil
-        }
+        return error.remedy.map(RemedyWords.words)
     }
 }

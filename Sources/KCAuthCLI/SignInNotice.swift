@@ -19,7 +19,7 @@ enum SignInNotice {
         let profile: String
         switch error.remedy {
         case .signIn(let name)?, .signInAgain(let name)?: profile = name
-        case nil: return
+        default: return
         }
         let helper = command == GitCredentialCommand.spec.name || command == DockerCredentialCommand.spec.name
         let kubectlBatch = (try? KubectlLogin.execInfo(services)).map { services.environment[KubernetesExecInfo.variable] != nil && !$0.interactive } ?? false

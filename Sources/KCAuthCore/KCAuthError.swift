@@ -70,6 +70,36 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signIn(profile: String)
         /// Start the sign-in over (a device code expired, a flow was interrupted).
         case signInAgain(profile: String)
+        /// The browser never came back: the provider may compare the redirect URI exactly, so
+        /// a fixed loopback port registered as an exact redirect URI is needed.
+        case useFixedPort
+        /// The provider has no device flow: sign in with the browser flow.
+        case useBrowserFlow
+        /// The device flow is off for this client: the browser flow, or an admin enables it.
+        case useBrowserFlowOrEnableDevice(clientID: String)
+        /// The provider refused to redeem the code: sign in again, then look at the client.
+        case signInAgainThenCheckClient
+        /// The start URL was opened twice: sign in again, then look at what runs here.
+        case signInAgainThenCheckPrograms
+        /// An ordinary request was refused where the provider may require pushed requests (`par`
+        /// `always`).
+        case pushAuthorizationRequests
+        /// `par` is `always` but the provider has no endpoint for it (`auto` or `never`).
+        case relaxPushedAuthorization
+        /// A pushed request was refused: the client's settings, or `par` `never`.
+        case checkClientOrSkipPushedAuthorization
+        /// The provider bound the token to a key although none was asked for (`dpop`).
+        case signInWithDPoP
+        /// A client-credentials session expired and names no credentials to renew it.
+        case signInWithClientCredentials(profile: String)
+        /// The provider has no userinfo endpoint: ask without userinfo.
+        case askWithoutUserinfo
+        /// The file's `default_profile` is not a profile name: fix it, or choose a profile.
+        case fixDefaultProfile
+        /// The provider takes no client secret: a signed assertion (the client's key) may do.
+        case useClientKey
+        /// The profile's saved issuer is unusable: fix it in the file, or give one.
+        case fixSavedIssuer
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -69,7 +69,8 @@ enum DoctorCommand: Command {
         case .memory?:
             storage = KeyringChecks.skipped("not used: $KCAUTH_STORAGE is memory")
         default:
-            storage = [.fail("storage", "storage choice", resolveError ?? KCAuthError(.configuration, "no storage could be chosen"))]
+            storage = [.fail("storage", "storage choice", resolveError ?? KCAuthError(.configuration, "no storage could be chosen"),
+                             fix: resolveError.flatMap(LoginHint.hint(for:)))]
         }
 
         let host = HostChecks(environment: env)

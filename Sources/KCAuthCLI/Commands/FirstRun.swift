@@ -76,7 +76,7 @@ enum FirstRun {
             } catch let error as KCAuthError where error.code == .cancelled {
                 throw error
             } catch let error as KCAuthError {
-                console.err("That did not work: \(Sanitize.oneLine(error.message))" + (error.hint.map { "; \($0)" } ?? "") + "\n")
+                console.err("That did not work: \(Sanitize.oneLine(error.message))" + (LoginHint.hint(for: error).map { "; \($0)" } ?? "") + "\n")
             }
         }
         throw KCAuthError(.usage, "no usable answer after \(attempts) tries", hint: "pass the settings as flags: `kcauth login --help`")

@@ -13,7 +13,7 @@ public enum ClientSecretMethod: String, Sendable, CaseIterable, Codable {
         throw KCAuthError(
             .provider,
             "the provider accepts no client secret at its token endpoint (it offers: \(listing(advertised)))",
-            hint: "use a signed assertion (--client-key) if it offers private_key_jwt")
+            remedy: .useClientKey)
     }
 
     /// The secret in the form that `method` sends it.

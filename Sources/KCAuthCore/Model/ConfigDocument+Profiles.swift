@@ -24,7 +24,7 @@ extension ConfigDocument {
         guard let name = value(Self.defaultProfileKey, profile: nil), !name.isEmpty else { return nil }
         guard ProfileName.isValid(name) else {
             throw KCAuthError(.configuration, "\(path): default_profile '\(Sanitize.oneLine(name))' is not a valid profile name",
-                              hint: "fix the file by hand, or run `kcauth use NAME`")
+                              remedy: .fixDefaultProfile)
         }
         return name
     }

@@ -43,6 +43,6 @@ public struct BrowserBinding: Sendable, Equatable {
             reusedStartPage: LandingPages.startUsedTwice,
             reusedStartError: KCAuthError(
                 .cancelled, "the sign-in link kcauth gave the browser was opened twice, so another program may be racing your browser; kcauth stopped this login and stored nothing",
-                hint: "run `kcauth login` again; if this repeats, check which programs run on this machine"))
+                remedy: .signInAgainThenCheckPrograms))
     }
 }

@@ -104,7 +104,7 @@ public struct SettingsResolver: Sendable {
             return Setting(try IssuerPolicy.normalizedIssuer(raw.value), raw.source, origin: raw.origin)
         } catch let error as KCAuthError where raw.source == .profile {
             // A bad saved issuer is the file's fault, not the command line's.
-            throw KCAuthError(.configuration, "\(configPath): profile [\(profile)]: \(error.message)", hint: "fix the issuer in the file, or pass --issuer")
+            throw KCAuthError(.configuration, "\(configPath): profile [\(profile)]: \(error.message)", remedy: .fixSavedIssuer)
         }
     }
 
