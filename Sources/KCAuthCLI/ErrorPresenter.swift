@@ -11,7 +11,7 @@ enum ErrorPresenter {
 
     /// `error: what happened; what to do`, on one line.
     static func line(_ error: KCAuthError) -> String {
-        Sanitize.oneLine("error: \(error.message); \(fix(for: error))", limit: 1000)
+        Sanitize.oneLine("error: \(MessageWords.message(error)); \(fix(for: error))", limit: 1000)
     }
 
     static func fix(for error: KCAuthError) -> String {

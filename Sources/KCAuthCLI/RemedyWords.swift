@@ -26,6 +26,7 @@ enum RemedyWords {
         case .fixDefaultProfile: return "fix the file by hand, or run `kcauth use NAME`"
         case .useClientKey: return "use a signed assertion (--client-key) if it offers private_key_jwt"
         case .fixSavedIssuer: return "fix the issuer in the file, or pass --issuer"
+        case .exampleBrowserCommand: return "e.g. --browser-command 'firefox --private-window %s'"
         }
     }
 

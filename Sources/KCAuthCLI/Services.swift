@@ -24,6 +24,6 @@ public struct Services: Sendable {
 
     /// The command's profile and settings, resolved once (flags > environment > file > defaults).
     func resolve(_ command: ParsedCommand) throws -> ResolvedProfile {
-        try context.resolve(SettingsOptions.flags(command))
+        try context.resolve(SettingsOptions.flags(command, workingDirectory: context.adapters.workingDirectory))
     }
 }

@@ -61,6 +61,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What fixes it, as a fact for the presenter to phrase (the core does not know how a
     /// person runs kcauth: a command line, or a Swift program's own UI).
     public var remedy: Remedy?
+    /// What the message states, as a fact a presenter may phrase in its own words (a setting
+    /// named the way the person gave it); `message` says it plainly.
+    public var problem: Problem?
     /// The HTTP status of the provider's answer, when this error is one (a refused refresh is
     /// judged by it too: `RefreshRefusal`).
     public var httpStatus: Int?
@@ -100,6 +103,14 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case useClientKey
         /// The profile's saved issuer is unusable: fix it in the file, or give one.
         case fixSavedIssuer
+        /// A browser command names no program: an example of one.
+        case exampleBrowserCommand
+    }
+
+    public enum Problem: Sendable, Equatable {
+        /// The ID token describes a sign-in `age` seconds old, older than the `max_age` the
+        /// login asked for.
+        case signInOlderThanMaxAge(age: Int, maxAge: Int)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,
@@ -115,7 +126,7 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 
     /// Any error as a `KCAuthError`: the ports throw nothing else, but a caller that must keep
-    /// going (doctor, status, `logout --all`) must not crash on a surprise.
+    /// going (doctor, status, a logout of every profile) must not crash on a surprise.
     public static func wrapping(_ error: any Error) -> KCAuthError {
         error as? KCAuthError ?? KCAuthError(.internal, "unexpected error: \(error)")
     }
@@ -124,7 +135,10 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public func with(code: Code? = nil, message: String? = nil, hint: String?? = nil) -> KCAuthError {
         var copy = self
         if let code { copy.code = code }
-        if let message { copy.message = message }
+        if let message {
+            copy.message = message
+            copy.problem = nil
+        }
         if let hint { copy.hint = hint }
         return copy
     }

@@ -18,7 +18,7 @@ import KCAuthTestSupport
         var config = ConfigDocument()
         saved.apply(to: &config, profile: "default")
         let resolver = SettingsResolver(environment: environment, config: config, configPath: "c", workingDirectory: "/")
-        let profile = try resolver.resolve(SettingsOptions.flags(parsed, flow: options.flag))
+        let profile = try resolver.resolve(SettingsOptions.flags(parsed, flow: options.flag, workingDirectory: nil))
         return Chosen(options: options, choice: options.choice(profile, noBrowser: parsed.flag(LoginFlowOptions.noBrowser), environment: environment))
     }
 

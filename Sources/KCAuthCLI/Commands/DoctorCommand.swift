@@ -87,11 +87,12 @@ enum DoctorCommand: Command {
         func describe<V>(_ name: String, _ setting: Setting<V>?, _ text: (V) -> String) -> String? {
             guard let setting else { return nil }
             let origin: String
+            let given = setting.origin.map(SettingOriginWords.name)
             switch setting.source {
-            case .flag: origin = setting.origin ?? "a flag"
-            case .environment: origin = "$" + (setting.origin ?? "environment")
-            case .directory: origin = setting.origin ?? DirectoryProfile.fileName
-            case .profile: origin = "the profile's \(setting.origin ?? "settings")"
+            case .flag: origin = given ?? "a flag"
+            case .environment: origin = "$" + (given ?? "environment")
+            case .directory: origin = given ?? DirectoryProfile.fileName
+            case .profile: origin = "the profile's \(given ?? "settings")"
             case .default: origin = "default"
             }
             return "\(name) \(text(setting.value)) (\(origin))"

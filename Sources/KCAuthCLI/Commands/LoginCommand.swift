@@ -64,10 +64,10 @@ enum LoginCommand: Command {
     /// said about a session found, the caller prints the token.
     static func run(_ command: ParsedCommand, _ services: Services, kubectl: Bool) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag)
+        let flags = try LoginShortcuts.flags(command, flow: flowOptions.flag, workingDirectory: services.context.adapters.workingDirectory)
         var chosen = try FirstRun.complete(try services.context.resolve(flags), flags: flags, services)
         if try EncryptedStoreOffer.accepted(chosen, services) {
-            chosen.storage = Setting(.encrypted, .flag, origin: "your answer")
+            chosen.storage = Setting(.encrypted, .flag, origin: .answer)
         }
         let profile = chosen
         guard profile.issuer != nil else {

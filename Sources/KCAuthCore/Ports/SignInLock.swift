@@ -11,7 +11,7 @@ public protocol SignInLock: Sendable {
     /// Waits, at most `timeout` seconds, until the holder lets go (or dies); returns the record
     /// it left, read while the lock was briefly ours (then released again).
     func waitForEnd(profile: String, timeout: Double) throws -> SignInRecord?
-    /// Asks the holder to stop (`login --force`): only a live process of this user. False when
+    /// Asks the holder to stop (a forced login): only a live process of this user. False when
     /// there is none to ask.
     func askToStop(_ record: SignInRecord) -> Bool
 }
