@@ -135,16 +135,16 @@ struct LoopbackFlow: Sendable {
         }, judge: { callback in
             switch judge.judge(callback) {
             case .notOurs:
-                return .keepWaiting(LandingPages.notThisLogin)
+                return .keepWaiting(.notThisSignIn)
             case .failed(let error):
                 result = .failure(error)
-                return .finish(LandingPages.failure(error))
+                return .finish(.signInFailed(error))
             case .code(let code):
                 let outcome = redeem(code)
                 result = outcome
                 switch outcome {
-                case .success(let output): return .finish(LandingPages.success(user: output.claims.displayName(userinfo: output.state.userinfo), profile: input.profile))
-                case .failure(let error): return .finish(LandingPages.failure(error))
+                case .success(let output): return .finish(.signedIn(user: output.claims.displayName(userinfo: output.state.userinfo), profile: input.profile))
+                case .failure(let error): return .finish(.signInFailed(error))
                 }
             }
         }) }
