@@ -44,6 +44,7 @@ enum DoctorCommand: Command {
         var resolved: ResolvedProfile?
         var resolveError: KCAuthError?
         do {
+            for option in [SettingsOptions.profile, issuer] { try SettingsOptions.text(command, option) }
             resolved = try context.resolve(flags)
         } catch {
             resolveError = KCAuthError.wrapping(error)
