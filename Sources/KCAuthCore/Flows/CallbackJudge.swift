@@ -24,7 +24,7 @@ public struct CallbackJudge: Sendable {
     public func judge(_ request: CallbackRequest) -> CallbackOutcome {
         let outcome = judgeAlone(request)
         guard suggestsPAR, case .failed(var error) = outcome, error.oauthError == .invalidRequest, error.code == .provider else { return outcome }
-        error.remedy = .pushAuthorizationRequests
+        (error.hint, error.remedy) = (nil, .pushAuthorizationRequests)
         return .failed(error)
     }
 

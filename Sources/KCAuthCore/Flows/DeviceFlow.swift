@@ -43,7 +43,7 @@ struct DeviceFlow: Sendable {
                                      what: "asking for a device code")
         } catch var error as KCAuthError where error.code == .provider {
             if error.oauthError == .unauthorizedClient {
-                error.remedy = .useBrowserFlowOrEnableDevice(clientID: request.clientID)
+                (error.hint, error.remedy) = (nil, .useBrowserFlowOrEnableDevice(clientID: request.clientID))
             } else {
                 error.hint = "check the client id and the client's settings at the provider"
             }

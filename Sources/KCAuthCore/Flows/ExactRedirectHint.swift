@@ -4,13 +4,14 @@
 /// error page, and nothing ever reaches the listener. kcauth cannot see that happen, so it says so
 /// while waiting and again when the wait times out.
 public enum ExactRedirectHint {
-    /// Runs `body` (the wait for the redirect), giving a timeout without a hint the remedy `useFixedPort`; or,
-    /// when the listener refused connections, a hint about those: the browser did reach the
-    /// listener, as another user, so the redirect URI is not the problem.
+    /// Runs `body` (the wait for the redirect), giving a timeout without a hint the remedy
+    /// `useFixedPort` (the CLI shows a line about it while waiting too); or, when the listener
+    /// refused connections, a hint about those: the browser did reach the listener, as another
+    /// user, so the redirect URI is not the problem.
     static func explainingTimeout<T>(refused: () -> [RefusedConnection] = { [] }, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as KCAuthError where error.code == .timedOut && error.hint == nil && error.remedy == nil {
+        } catch var error as KCAuthError where error.code == .timedOut && error.hint == nil {
             let connections = refused()
             if connections.isEmpty { error.remedy = .useFixedPort } else { error.hint = afterRefusal(connections) }
             throw error

@@ -49,7 +49,7 @@ public struct PushedAuthorization: Sendable {
             return try http.postForm(PushedAuthorizationResponse.self, to: endpoint, fields: request.fields, what: what,
                                      accepting: [200, 201])
         } catch var error as KCAuthError where error.code == .provider {
-            error.remedy = .checkClientOrSkipPushedAuthorization
+            (error.hint, error.remedy) = (nil, .checkClientOrSkipPushedAuthorization)
             throw error
         }
     }
