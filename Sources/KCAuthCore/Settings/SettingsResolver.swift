@@ -122,11 +122,7 @@ public struct SettingsResolver: Sendable {
 
     private func caFile(_ flag: String?, saved: ProfileSettings) throws -> Setting<String>? {
         guard let raw = try pick(flag, env: "KCAUTH_CA_FILE", saved: saved.caFile, key: "ca_file") else { return nil }
-        if raw.value.hasPrefix("/") { return raw }
-        guard let cwd = workingDirectory, cwd.hasPrefix("/") else {
-            throw KCAuthError(.usage, "give \(raw.origin?.plainName ?? "the CA file") as an absolute path, not '\(Sanitize.oneLine(raw.value))'")
-        }
-        return Setting(cwd + "/" + raw.value, raw.source, origin: raw.origin)
+        return try absolute(raw)
     }
 
     private func flow(_ flag: FlowSetting?, saved: ProfileSettings) throws -> Setting<FlowSetting>? {
