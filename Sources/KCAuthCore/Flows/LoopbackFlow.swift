@@ -70,7 +70,7 @@ struct LoopbackFlow: Sendable {
                 return .failure(KCAuthError.wrapping(error))
             }
         }
-        return try self.wait(on: listener, LoopbackWait(judge: judge), browser: wait, input: input, redeem: redeem, notify: notify)
+        return try self.wait(on: listener, judge: judge, browser: wait, input: input, redeem: redeem, notify: notify)
     }
 
     /// Starts the browser at a one-shot local URL that redirects to the provider and binds the
@@ -106,10 +106,10 @@ struct LoopbackFlow: Sendable {
     /// Runs the wait (`LoopbackWait`) until it is finished: the listener's requests and the lines
     /// pasted at the terminal are its events. The exchange runs while the browser waits for its
     /// page, so the page tells the truth about the whole login, not just about the redirect.
-    private func wait(on listener: any BoundRedirectListener, _ initial: LoopbackWait<Login.Output>, browser: BrowserWait,
+    private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait,
                       input: Login.Input, redeem: (String) -> Result<Login.Output, KCAuthError>,
                       notify: (Login.Event) -> Void) throws -> Login.Output {
-        var machine = initial
+        var machine = LoopbackWait<Login.Output>(judge: judge)
         func advance(_ event: LoopbackWait<Login.Output>.Event) {
             switch machine.handle(event) {
             case .nothing: break
