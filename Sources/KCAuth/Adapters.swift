@@ -93,9 +93,14 @@ public struct Adapters: Sendable {
     }
 
     /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for
-    /// its unlock dialog (the CLI says so on stderr).
+    /// its unlock dialog (the CLI says so on stderr). `pages`: the words and HTML of the pages
+    /// the browser sees at the end of a sign-in or sign-out (the CLI names its commands);
+    /// `reminderBody`: the desktop reminder's text for a profile, saying how to sign in.
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in }) -> Adapters {
+                              onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in },
+                              pages: any LandingPageRenderer = StandardLandingPages(),
+                              reminderBody: @escaping @Sendable (_ profile: String) -> String = { "Sign in again for profile \($0)." })
+        -> Adapters {
         let paths = Paths(environment: environment)
         let cwd = FileManager.default.currentDirectoryPath
         var adapters = Adapters(
@@ -117,10 +122,10 @@ public struct Adapters: Sendable {
             tokenCache: RuntimeTokenCache.forEnvironment(environment, paths: paths),
             lock: { FileProfileLock(namespace: $0.rawValue) },
             opener: BrowserOpener(environment: environment),
-            receiver: { LoopbackReceiver(path: $0) },
+            receiver: { LoopbackReceiver(path: $0, pages: pages) },
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
-        adapters.reminder = { DesktopReminder(environment: environment) }
+        adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
         adapters.signInLock = { FileSignInLock() }
         // MARK: doctor, stores, ssh (helper B)
         adapters.hostInspection = { [secretStore = adapters.secretStore] in

@@ -1,8 +1,8 @@
 import KCAuthCore
 
 /// Turns an error into one line on stderr (`error: what happened; what to do`) and an exit code.
-/// Every error gets a fix part: its own hint, else its remedy in words, else the general next
-/// step for its kind.
+/// Every error gets a fix part: its own hint, else its remedy in words (`RemedyWords`), else the
+/// general next step for its kind.
 enum ErrorPresenter {
     static func present(_ error: KCAuthError, on console: any Console) -> Int32 {
         console.err(line(error) + "\n")
@@ -11,7 +11,7 @@ enum ErrorPresenter {
 
     /// `error: what happened; what to do`, on one line.
     static func line(_ error: KCAuthError) -> String {
-        Sanitize.oneLine("error: \(error.message); \(fix(for: error))", limit: 1000)
+        Sanitize.oneLine("error: \(MessageWords.message(error)); \(fix(for: error))", limit: 1000)
     }
 
     static func fix(for error: KCAuthError) -> String {

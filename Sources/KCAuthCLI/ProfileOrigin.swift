@@ -8,8 +8,8 @@ enum ProfileOrigin {
         switch setting.source {
         case .flag, .default: return nil
         case .environment: return "KCAUTH_PROFILE"
-        case .directory: return setting.origin
-        case .profile: return setting.origin ?? "default_profile"
+        case .directory: return setting.origin.map(SettingOriginWords.name)
+        case .profile: return setting.origin.map(SettingOriginWords.name) ?? "default_profile"
         }
     }
 }

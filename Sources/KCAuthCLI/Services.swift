@@ -15,7 +15,9 @@ public struct Services: Sendable {
     /// The real adapters for an environment.
     public init(environment: [String: String], console: any Console) {
         var adapters = Adapters.system(environment: environment,
-                                       onUnlockPrompt: { console.err(UnlockPromptLine.text($0) + "\n") })
+                                       onUnlockPrompt: { console.err(UnlockPromptLine.text($0) + "\n") },
+                                       pages: LandingPageWords(),
+                                       reminderBody: { "Run " + LoginHint.login(profile: $0) + " in a terminal." })
         adapters.warn = { console.err("warning: " + $0 + "\n") }
         self.init(context: KCAuthContext(adapters: adapters), console: console)
     }
@@ -24,6 +26,6 @@ public struct Services: Sendable {
 
     /// The command's profile and settings, resolved once (flags > environment > file > defaults).
     func resolve(_ command: ParsedCommand) throws -> ResolvedProfile {
-        try context.resolve(SettingsOptions.flags(command))
+        try context.resolve(SettingsOptions.flags(command, workingDirectory: context.adapters.workingDirectory))
     }
 }

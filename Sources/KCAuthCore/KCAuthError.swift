@@ -61,6 +61,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What fixes it, as a fact for the presenter to phrase (the core does not know how a
     /// person runs kcauth: a command line, or a Swift program's own UI).
     public var remedy: Remedy?
+    /// What the message states, as a fact a presenter may phrase in its own words (a setting
+    /// named the way the person gave it); `message` says it plainly.
+    public var problem: Problem?
     /// The HTTP status of the provider's answer, when this error is one (a refused refresh is
     /// judged by it too: `RefreshRefusal`).
     public var httpStatus: Int?
@@ -122,6 +125,42 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case passSettings
         /// No such profile: list the profiles, or create it by signing in.
         case noSuchProfile(String)
+        /// The browser never came back: the provider may compare the redirect URI exactly, so
+        /// a fixed loopback port registered as an exact redirect URI is needed.
+        case useFixedPort
+        /// The provider has no device flow: sign in with the browser flow.
+        case useBrowserFlow
+        /// The device flow is off for this client: the browser flow, or an admin enables it.
+        case useBrowserFlowOrEnableDevice(clientID: String)
+        /// The provider refused to redeem the code: sign in again, then look at the client.
+        case signInAgainThenCheckClient
+        /// The start URL was opened twice: sign in again, then look at what runs here.
+        case signInAgainThenCheckPrograms
+        /// An ordinary request was refused where the provider may require pushed requests (`par`
+        /// `always`).
+        case pushAuthorizationRequests
+        /// A pushed request was refused: the client's settings, or `par` `never`.
+        case checkClientOrSkipPushedAuthorization
+        /// The provider bound the token to a key although none was asked for (`dpop`).
+        case signInWithDPoP
+        /// A client-credentials session expired and names no credentials to renew it.
+        case signInWithClientCredentials(profile: String)
+        /// The provider has no userinfo endpoint: ask without userinfo.
+        case askWithoutUserinfo
+        /// The file's `default_profile` is not a profile name: fix it, or choose a profile.
+        case fixDefaultProfile
+        /// The provider takes no client secret: a signed assertion (the client's key) may do.
+        case useClientKey
+        /// The profile's saved issuer is unusable: fix it in the file, or give one.
+        case fixSavedIssuer
+        /// A browser command names no program: an example of one.
+        case exampleBrowserCommand
+    }
+
+    public enum Problem: Sendable, Equatable {
+        /// The ID token describes a sign-in `age` seconds old, older than the `max_age` the
+        /// login asked for.
+        case signInOlderThanMaxAge(age: Int, maxAge: Int)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,
@@ -137,7 +176,7 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String { message }
 
     /// Any error as a `KCAuthError`: the ports throw nothing else, but a caller that must keep
-    /// going (doctor, status, `logout --all`) must not crash on a surprise.
+    /// going (doctor, status, a logout of every profile) must not crash on a surprise.
     public static func wrapping(_ error: any Error) -> KCAuthError {
         error as? KCAuthError ?? KCAuthError(.internal, "unexpected error: \(error)")
     }
@@ -146,7 +185,10 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     public func with(code: Code? = nil, message: String? = nil, hint: String?? = nil) -> KCAuthError {
         var copy = self
         if let code { copy.code = code }
-        if let message { copy.message = message }
+        if let message {
+            copy.message = message
+            copy.problem = nil
+        }
         if let hint { copy.hint = hint }
         return copy
     }

@@ -17,10 +17,14 @@ import KCAuthCore
 /// renewed under `flock` so that eight kubectl calls failing at once show one notification.
 public struct DesktopReminder: SignInReminder {
     let environment: [String: String]
+    /// The notification's text for a profile: how to sign in, in the presentation's words.
+    let body: @Sendable (_ profile: String) -> String
     let directory: String?
 
-    public init(environment: [String: String], directory: String? = Paths.lockDirectory()) {
+    public init(environment: [String: String], body: @escaping @Sendable (_ profile: String) -> String,
+                directory: String? = Paths.lockDirectory()) {
         self.environment = environment
+        self.body = body
         self.directory = directory
     }
 
@@ -30,7 +34,7 @@ public struct DesktopReminder: SignInReminder {
                     "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
                     "--method", "org.freedesktop.Notifications.Notify",
                     "'kcauth'", "uint32 0", "''",
-                    "'" + SignInReminderRule.summary(profile: profile) + "'", "'" + SignInReminderRule.body(profile: profile) + "'",
+                    "'" + SignInReminderRule.summary(profile: profile) + "'", "'" + body(profile) + "'",
                     "@as []", "@a{sv} {}", "int32 -1"]
         var childEnvironment = ["DBUS_SESSION_BUS_ADDRESS": bus, "PATH": environment["PATH"] ?? "/usr/bin:/bin"]
         for name in ["XDG_RUNTIME_DIR", "HOME"] { childEnvironment[name] = environment[name] }

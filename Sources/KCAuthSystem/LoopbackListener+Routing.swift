@@ -31,8 +31,7 @@ extension LoopbackListener {
                 // The push (or whatever made the location) failed: the browser is told, and the
                 // login ends with that error.
                 let failure = KCAuthError.wrapping(error)
-                let page = LandingPages.failure(failure)
-                return LoopbackAnswer(status: page.status, html: page.html, after: .abort(failure))
+                return answer(.signInFailed(failure), after: .abort(failure))
             }
             // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
             var headers = ["Location: \(location)"]
@@ -42,8 +41,7 @@ extension LoopbackListener {
         guard let binding = start.binding else { return .small(404, "Not found") }  // used up
         // Two clients followed the start URL: one of them is not the browser kcauth started, and
         // nothing tells which. Neither may finish this login.
-        return LoopbackAnswer(status: binding.reusedStartPage.status, html: binding.reusedStartPage.html,
-                              after: .abort(binding.reusedStartError))
+        return answer(.startUsedTwice, after: .abort(binding.reusedStartError))
     }
 
     private func answerCallback(_ request: LoopbackConnection.Request,
@@ -53,16 +51,21 @@ extension LoopbackListener {
         if let start, start.used, let binding = start.binding {
             let presented = HTTPRequestHead.cookie(binding.cookieName, in: request.head)
             guard let presented, constantTimeEquals(presented, binding.cookieValue) else {
-                return LoopbackAnswer(status: binding.otherBrowserPage.status, html: binding.otherBrowserPage.html)
+                return answer(.otherBrowser)
             }
         }
         let callback = CallbackRequest(parameters: FormEncoding.decode(request.query ?? ""))
         switch judge(callback) {
         case .keepWaiting(let page):
-            return LoopbackAnswer(status: page.status, html: page.html)
+            return answer(page)
         case .finish(let page):
-            return LoopbackAnswer(status: page.status, html: page.html, after: .finish(callback))
+            return answer(page, after: .finish(callback))
         }
+    }
+
+    /// A landing page in the presentation's words (`pages`).
+    private func answer(_ page: LandingPage, after: LoopbackAnswer.After = .close) -> LoopbackAnswer {
+        LoopbackAnswer(status: page.status, html: pages.html(page), after: after)
     }
 
     private func constantTimeEquals(_ a: String, _ b: String) -> Bool {

@@ -15,6 +15,8 @@ final class LoopbackListener: BoundRedirectListener {
     /// The only path whose requests reach the judge.
     let path: String
     let limits: LoopbackLimits
+    /// The landing pages' HTML, in the presentation's words.
+    let pages: any LandingPageRenderer
     /// Whether the client of a connection may reach the start URL and the callback path
     /// (`LoopbackPeer`: this user or root, and never a peer of unknown owner); replaceable in
     /// tests.
@@ -42,9 +44,10 @@ final class LoopbackListener: BoundRedirectListener {
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    init(port requested: UInt16, path: String = callbackPath, limits: LoopbackLimits = .standard) throws {
+    init(port requested: UInt16, path: String = callbackPath, pages: any LandingPageRenderer, limits: LoopbackLimits = .standard) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
         self.path = path
+        self.pages = pages
         self.limits = limits
     }
 

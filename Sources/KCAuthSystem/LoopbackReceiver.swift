@@ -12,11 +12,16 @@ public struct LoopbackReceiver: RedirectReceiver {
     /// The redirect URI's path: `/callback` for logins, `/logged-out` for the post-logout
     /// redirect (registered separately at the provider).
     let path: String
+    /// The pages the browser is answered with (`LandingPage`), in the presentation's words.
+    let pages: any LandingPageRenderer
 
-    public init(path: String = "/callback") { self.path = path }
+    public init(path: String = "/callback", pages: any LandingPageRenderer) {
+        self.path = path
+        self.pages = pages
+    }
 
     public func bind(port: UInt16) throws -> any BoundRedirectListener {
-        try LoopbackListener(port: port, path: path)
+        try LoopbackListener(port: port, path: path, pages: pages)
     }
 }
 

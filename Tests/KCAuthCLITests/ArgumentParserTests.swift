@@ -134,13 +134,13 @@ import KCAuthTestSupport
         let config = try ConfigDocument(parsing: "[p]\nissuer = https://saved/realms/s\nclient_id = saved-client\nscope = email\nport = 8400\n", path: "c")
         let resolver = SettingsResolver(environment: ["KCAUTH_ISSUER": "https://env/realms/e"], config: config, configPath: "c", workingDirectory: "/")
         let fromEnv = try resolver.resolve(SettingsFlags(profile: "p"))
-        #expect(fromEnv.issuer == Setting("https://env/realms/e", .environment, origin: "KCAUTH_ISSUER"))
-        #expect(fromEnv.clientID == Setting("saved-client", .profile, origin: "client_id"))
+        #expect(fromEnv.issuer == Setting("https://env/realms/e", .environment, origin: .environment("KCAUTH_ISSUER")))
+        #expect(fromEnv.clientID == Setting("saved-client", .profile, origin: .file("client_id")))
         #expect(fromEnv.scope.value == "openid email" && fromEnv.port.value == 8400 && fromEnv.timeout == Setting(300, .default))
 
-        let fromFlags = try resolver.resolve(SettingsFlags(profile: "p", server: "https://kc.example/", realm: "demo", clientID: "cli", port: "0"))
+        let fromFlags = try resolver.resolve(SettingsFlags(profile: "p", server: "https://kc.example/", realm: "demo", clientID: "cli", port: 0))
         #expect(fromFlags.issuer?.value == "https://kc.example/realms/demo" && fromFlags.clientID?.value == "cli")
-        #expect(fromFlags.port == Setting(0, .flag, origin: "--port"))
+        #expect(fromFlags.port == Setting(0, .flag, origin: .option("port")))
     }
 
     @Test(arguments: [

@@ -25,7 +25,7 @@ import KCAuthTestSupport
         var config = ConfigDocument()
         saved.apply(to: &config, profile: "default")
         let resolver = SettingsResolver(environment: environment, config: config, configPath: "c", workingDirectory: "/")
-        let profile = try resolver.resolve(SettingsOptions.flags(parsed, flow: options.flag))
+        let profile = try resolver.resolve(SettingsOptions.flags(parsed, flow: options.flag, workingDirectory: nil))
         let login = Login.Options(noBrowser: parsed.flag(LoginFlowOptions.noBrowser), qr: options.qrRequested)
         return Chosen(profile: profile, choice: Login.flowChoice(profile, login, environment: environment, wsl: false))
     }

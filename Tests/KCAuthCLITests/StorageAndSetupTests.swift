@@ -25,7 +25,7 @@ import KCAuthTestSupport
 
     func services(_ env: [String: String]) -> Services { Services(environment: env, console: RecordingConsole()) }
 
-    func store(_ env: [String: String], _ profile: String, storage flag: String? = nil) throws -> any SecretStore {
+    func store(_ env: [String: String], _ profile: String, storage flag: StorageKind? = nil) throws -> any SecretStore {
         let s = services(env)
         return s.context.store(for: try s.context.resolve(SettingsFlags(profile: profile, storage: flag)))
     }
@@ -52,7 +52,7 @@ import KCAuthTestSupport
         #expect(try store(env, "work").name == "keyring")
         env["KCAUTH_STORAGE"] = "memory"
         #expect(try store(env, "work").name == "memory")
-        #expect(try store(env, "work", storage: "file").name == "file", "login's --storage wins over both")
+        #expect(try store(env, "work", storage: .file).name == "file", "login's --storage wins over both")
         env["KCAUTH_STORAGE"] = "plaintext"
         let error = try #require(throws: KCAuthError.self) { try store(env, "work") }
         #expect(error.code == .usage && error.message.hasPrefix("$KCAUTH_STORAGE: 'plaintext'"))
@@ -63,7 +63,7 @@ import KCAuthTestSupport
         try home.config("[work]\nca_file = /etc/work-ca.pem\n")
         var env = home.environment
         let context = services(env).context
-        #expect(try context.resolve(SettingsFlags(profile: "work")).caFile == Setting("/etc/work-ca.pem", .profile, origin: "ca_file"))
+        #expect(try context.resolve(SettingsFlags(profile: "work")).caFile == Setting("/etc/work-ca.pem", .profile, origin: .file("ca_file")))
         #expect(try context.resolve(SettingsFlags(profile: "default")).caFile == nil)
         env["KCAUTH_CA_FILE"] = "/env/ca.pem"
         #expect(try services(env).context.resolve(SettingsFlags(profile: "work")).caFile?.value == "/env/ca.pem")

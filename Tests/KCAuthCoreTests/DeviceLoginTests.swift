@@ -69,7 +69,7 @@ import KCAuthTestSupport
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: DeviceFixtures.discoveryWithoutDevice)
         #expect { try login.run(input(.device)) { _ in } } throws: { error in
             let e = error as? KCAuthError
-            return e?.message.contains("no device flow") == true && e?.hint?.contains("kcauth login --browser") == true
+            return e?.message.contains("no device flow") == true && e?.remedy == .useBrowserFlow
         }
         #expect(transport.requests.allSatisfy { $0.method == .get })
     }
@@ -80,7 +80,7 @@ import KCAuthTestSupport
         #expect { try login.run(input(.device)) { _ in } } throws: { error in
             let e = error as? KCAuthError
             return e?.code == .provider && e?.message.contains("unauthorized_client (Client is not allowed") == true
-                && e?.hint?.contains("`kcauth login --browser`") == true
+                && e?.remedy == .useBrowserFlowOrEnableDevice(clientID: "kcauth")
         }
         #expect(transport.requests(to: Fixtures.tokenEndpoint).isEmpty)
     }

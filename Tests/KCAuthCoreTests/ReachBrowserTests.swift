@@ -14,18 +14,18 @@ import Testing
         ("echo $HOME `id` ; rm %s", ["echo", "$HOME", "`id`", ";", "rm", "URL"]),
     ] as [(String, [String])])
     func splitsLikeAShellWithoutRunningOne(text: String, argv: [String]) throws {
-        #expect(try BrowserCommand(text).arguments(for: "URL") == argv)
+        #expect(try BrowserCommand(text, origin: "browser_command").arguments(for: "URL") == argv)
     }
 
     @Test func theURLIsOneArgumentWhateverItHolds() throws {
         let url = "http://127.0.0.1:1/start/x?a=1&b=2;$(id)|'\" "
-        #expect(try BrowserCommand("b --u=%s").arguments(for: url) == ["b", "--u=" + url])
+        #expect(try BrowserCommand("b --u=%s", origin: "browser_command").arguments(for: url) == ["b", "--u=" + url])
     }
 
     @Test(arguments: ["", "   ", "firefox 'open", "firefox \"open", "firefox \\"])
     func malformedCommandsAreUsageErrors(text: String) {
-        #expect(throws: KCAuthError.self) { try BrowserCommand(text) }
-        do { _ = try BrowserCommand(text) } catch let error as KCAuthError { #expect(error.code == .usage) } catch {}
+        #expect(throws: KCAuthError.self) { try BrowserCommand(text, origin: "browser_command") }
+        do { _ = try BrowserCommand(text, origin: "browser_command") } catch let error as KCAuthError { #expect(error.code == .usage) } catch {}
     }
 }
 

@@ -145,8 +145,8 @@ import KCAuthTestSupport
         #expect(query["id_token_hint"] == Fixtures.idToken && query["client_id"] == "kcauth")
         #expect(query["post_logout_redirect_uri"] == receiver.redirectURI)
         #expect(query["state"] == "AQEBAQEBAQEBAQEBAQEBAQ")
-        #expect(receiver.pages.first == .keepWaiting(LogoutPages.notThisLogout))
-        #expect(receiver.pages.last == .finish(LogoutPages.signedOut(profile: "default")))
+        #expect(receiver.pages.first == .keepWaiting(.notThisSignOut))
+        #expect(receiver.pages.last == .finish(.signedOut(profile: "default")))
         #expect(events == ["opening", "waiting"] && receiver.closed)
         #expect(outcome.browser == .ended && outcome.failure == nil && outcome.deleted)
     }

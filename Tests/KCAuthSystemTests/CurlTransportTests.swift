@@ -128,7 +128,7 @@ struct CurlTransportTests {
 /// A port on 127.0.0.1 that nothing listens on: bound and closed again. Another test may
 /// grab it meanwhile; use `NetRefusingPort` where that would matter.
 func netClosedPort() throws -> UInt16 {
-    let listener = try LoopbackReceiver().bind(port: 0)
+    let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
     defer { listener.close() }
     return netPort(of: listener.redirectURI)
 }

@@ -7,11 +7,9 @@ import Testing
 /// the user running kcauth may use the start URL and the callback.
 @Suite("Loopback browser binding")
 struct LoopbackBindingTests {
-    let done = LandingPage(status: 200, html: "<p>done</p>")
+    let done = LandingPage.signedIn(user: nil, profile: "p")
     let binding = BrowserBinding(
         cookieName: "kcauth-n4me", cookieValue: "s3cret-value", lifetime: 360,
-        otherBrowserPage: LandingPage(status: 400, html: "<p>other browser</p>"),
-        reusedStartPage: LandingPage(status: 409, html: "<p>used twice</p>"),
         reusedStartError: KCAuthError(.cancelled, "opened twice"))
 
     func request(_ target: String, cookie: String? = nil, port: UInt16) -> String {
@@ -21,7 +19,7 @@ struct LoopbackBindingTests {
 
     @Test("the start URL sets the cookie; then only a callback carrying it is judged")
     func cookieBindsTheCallback() throws {
-        let listener = try LoopbackListener(port: 0)
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
         let start = listener.startURL(redirectingTo: "https://op.example/auth?state=s", secretPath: "start/xyz", binding: binding)
@@ -48,7 +46,7 @@ struct LoopbackBindingTests {
 
     @Test("a second request for the start URL ends the login with the binding's error")
     func secondStartAborts() throws {
-        let listener = try LoopbackListener(port: 0)
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
         _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
@@ -70,7 +68,7 @@ struct LoopbackBindingTests {
 
     @Test("a lazy start location is computed once, when the browser arrives; its error ends the login")
     func lazyStartLocation() throws {
-        let listener = try LoopbackListener(port: 0)
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
         var calls = 0
@@ -86,7 +84,7 @@ struct LoopbackBindingTests {
         #expect(calls == 1)
         #expect(results.responses[0].contains("Location: https://op.example/auth?client_id=c&request_uri=urn:x\r\n"))
 
-        let failing = try LoopbackListener(port: 0)
+        let failing = try LoopbackListener(port: 0, pages: TestPages())
         defer { failing.close() }
         let failingPort = failing.port
         let refused = KCAuthError(.provider, "pushing the authorization request failed: invalid_request")
@@ -101,7 +99,7 @@ struct LoopbackBindingTests {
 
     @Test("before the start URL is used, a callback needs no cookie (the user opened the printed URL)")
     func unusedStartAcceptsThePrintedURL() throws {
-        let listener = try LoopbackListener(port: 0)
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
         _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
@@ -114,7 +112,7 @@ struct LoopbackBindingTests {
 
     @Test("another user's connection gets 403 for the start URL and the callback, and uses up nothing")
     func otherUsersAreForbidden() throws {
-        let listener = try LoopbackListener(port: 0)
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
         _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)

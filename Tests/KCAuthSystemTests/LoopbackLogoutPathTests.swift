@@ -6,7 +6,7 @@ import Testing
 struct LoopbackLogoutPathTests {
     @Test("the post-logout listener judges /logged-out only; /callback is a 404 there")
     func loggedOutPath() throws {
-        let listener = try LoopbackReceiver(path: "/logged-out").bind(port: 0)
+        let listener = try LoopbackReceiver(path: "/logged-out", pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         #expect(listener.redirectURI == "http://127.0.0.1:\(port)/logged-out")
@@ -16,7 +16,7 @@ struct LoopbackLogoutPathTests {
             results.responses.append(NetRawClient.get(port: port, "/logged-out?state=s"))
         }
         var judged: [CallbackRequest] = []
-        let request = try listener.receive(timeout: 10) { judged.append($0); return .finish(LogoutPages.signedOut(profile: "p")) }
+        let request = try listener.receive(timeout: 10) { judged.append($0); return .finish(.signedOut(profile: "p")) }
         thread.join()
         #expect(judged == [request] && request["state"] == "s")
         #expect(results.responses.first?.hasPrefix("HTTP/1.1 404 Not Found\r\n") == true)

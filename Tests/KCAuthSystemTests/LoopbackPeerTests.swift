@@ -164,7 +164,7 @@ struct LoopbackPeerTests {
 
     @Test("when the owner lookup fails, the listener refuses the start URL and the callback and says so")
     func listenerFailsClosed() throws {
-        let listener = try LoopbackListener(port: 0)
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
         _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz")
@@ -182,7 +182,7 @@ struct LoopbackPeerTests {
             _ = try listener.receive(timeout: 1, tickEvery: 10, tick: {
                 refusedWhileWaiting += listener.takeRefusedConnections()
                 return nil
-            }, judge: { _ in judged += 1; return .finish(LandingPage(status: 200, html: "done")) })
+            }, judge: { _ in judged += 1; return .finish(.signedIn(user: "done", profile: "p")) })
         }
         thread.join()
         #expect(error.code == .timedOut)

@@ -5,12 +5,12 @@ import Testing
 
 @Suite("LoopbackReceiver on real sockets")
 struct LoopbackReceiverTests {
-    let done = LandingPage(status: 200, html: "<p>done</p>")
-    let wrong = LandingPage(status: 400, html: "<p>wrong state</p>")
+    let done = LandingPage.signedIn(user: nil, profile: "p")
+    let wrong = LandingPage.notThisSignIn
 
     @Test("an ephemeral bind gives a port and a 127.0.0.1 redirect URI")
     func ephemeralBind() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         #expect(port > 0)
@@ -19,7 +19,7 @@ struct LoopbackReceiverTests {
 
     @Test("the socket is bound to 127.0.0.1 only, close-on-exec")
     func boundToLoopbackOnly() throws {
-        let listener = try #require(try LoopbackReceiver().bind(port: 0) as? LoopbackListener)
+        let listener = try #require(try LoopbackReceiver(pages: TestPages()).bind(port: 0) as? LoopbackListener)
         defer { listener.close() }
         let bound = try #require(LoopbackListener.boundAddress(listener.listenFD))
         #expect(bound.address == 0x7f00_0001)
@@ -33,10 +33,10 @@ struct LoopbackReceiverTests {
 
     @Test("a port in use is a usage error")
     func portInUse() throws {
-        let first = try LoopbackReceiver().bind(port: 0)
+        let first = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { first.close() }
         let port = netPort(of: first.redirectURI)
-        let error = try #require(throws: KCAuthError.self) { _ = try LoopbackReceiver().bind(port: port) }
+        let error = try #require(throws: KCAuthError.self) { _ = try LoopbackReceiver(pages: TestPages()).bind(port: port) }
         #expect(error.code == .usage)
         #expect(error.message == "port \(port) on 127.0.0.1 is already in use")
         #expect(error.hint == "choose another --port or omit it")
@@ -47,7 +47,7 @@ struct LoopbackReceiverTests {
         // A parallel test may take the free port first; a second try settles that.
         for _ in 1...3 {
             let port = try netClosedPort()
-            guard let listener = try? LoopbackReceiver().bind(port: port) else { continue }
+            guard let listener = try? LoopbackReceiver(pages: TestPages()).bind(port: port) else { continue }
             defer { listener.close() }
             #expect(listener.redirectURI == "http://127.0.0.1:\(port)/callback")
             return
@@ -57,7 +57,7 @@ struct LoopbackReceiverTests {
 
     @Test("finish returns the percent-decoded parameters after the page is sent")
     func finishDecodesQuery() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         let client = try NetRawClient(port: port)
@@ -79,7 +79,7 @@ struct LoopbackReceiverTests {
 
     @Test("other paths get 404 and are not judged; other methods get 405")
     func otherPathsAndMethods() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         let results = NetResults()
@@ -106,7 +106,7 @@ struct LoopbackReceiverTests {
 
     @Test("an idle pre-connected socket does not block a later callback")
     func idleConnectionDoesNotBlock() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         let idle = try NetRawClient(port: port)  // a browser's speculative connection
@@ -127,7 +127,7 @@ struct LoopbackReceiverTests {
 
     @Test("keepWaiting answers the request and waiting continues")
     func keepWaitingContinues() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         let results = NetResults()
@@ -150,7 +150,7 @@ struct LoopbackReceiverTests {
 
     @Test("an oversized request head gets 431 and is not judged")
     func oversizedRequest() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         let results = NetResults()
@@ -169,7 +169,7 @@ struct LoopbackReceiverTests {
 
     @Test("no browser within the timeout is a timedOut error")
     func timeout() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let started = netMonotonicNow()
         let error = try #require(throws: KCAuthError.self) {
@@ -183,14 +183,14 @@ struct LoopbackReceiverTests {
 
     @Test("close is idempotent and frees the port")
     func closeIsIdempotent() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         let port = netPort(of: listener.redirectURI)
         listener.close()
         listener.close()
         #expect((listener as? LoopbackListener)?.listenFD == -1)
         #expect(throws: KCAuthError.self) { _ = try listener.receive(timeout: 0.1) { _ in .finish(done) } }
         // The port is free again (it can be bound by number at once).
-        let again = try LoopbackReceiver().bind(port: port)
+        let again = try LoopbackReceiver(pages: TestPages()).bind(port: port)
         again.close()
     }
 

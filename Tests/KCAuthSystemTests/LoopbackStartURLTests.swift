@@ -7,7 +7,7 @@ import Testing
 struct LoopbackStartURLTests {
     @Test("the start path redirects once, then answers 404, and is never judged")
     func startRedirectsOnce() throws {
-        let listener = try LoopbackReceiver().bind(port: 0)
+        let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
         let start = listener.startURL(redirectingTo: "https://op.example/logout?id_token_hint=secret", secretPath: "start/abc")
@@ -20,7 +20,7 @@ struct LoopbackStartURLTests {
             results.responses.append(NetRawClient.get(port: port, "/callback?state=s"))
         }
         var judged = 0
-        _ = try listener.receive(timeout: 10) { _ in judged += 1; return .finish(LandingPage(status: 200, html: "ok")) }
+        _ = try listener.receive(timeout: 10) { _ in judged += 1; return .finish(.signedIn(user: "ok", profile: "p")) }
         thread.join()
 
         #expect(results.responses[0].hasPrefix("HTTP/1.1 302 Found\r\n"))

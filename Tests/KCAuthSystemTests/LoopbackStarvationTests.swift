@@ -6,11 +6,11 @@ import Testing
 /// Issue 10 #5: connections that send nothing must not lock the browser out.
 @Suite("Loopback listener under idle connections")
 struct LoopbackStarvationTests {
-    let done = LandingPage(status: 200, html: "<p>done</p>")
+    let done = LandingPage.signedIn(user: nil, profile: "p")
 
     @Test("with every slot taken by silent connections, a new callback is still served")
     func fullSlotsEvictTheOldestSilentConnection() throws {
-        let listener = try LoopbackListener(port: 0, limits: LoopbackLimits(maxConnections: 4, idleSeconds: 60, headSeconds: 60))
+        let listener = try LoopbackListener(port: 0, pages: TestPages(), limits: LoopbackLimits(maxConnections: 4, idleSeconds: 60, headSeconds: 60))
         defer { listener.close() }
         let results = NetResults()
         let silent = NetClients()
@@ -31,7 +31,7 @@ struct LoopbackStarvationTests {
 
     @Test("a connection that sends nothing is closed after the idle deadline, while the listener waits on")
     func idleConnectionIsClosed() throws {
-        let listener = try LoopbackListener(port: 0, limits: LoopbackLimits(idleSeconds: 0.2, headSeconds: 5))
+        let listener = try LoopbackListener(port: 0, pages: TestPages(), limits: LoopbackLimits(idleSeconds: 0.2, headSeconds: 5))
         defer { listener.close() }
         let idle = try NetRawClient(port: listener.port)
         defer { idle.close() }
@@ -50,7 +50,7 @@ struct LoopbackStarvationTests {
 
     @Test("a request head that trickles in is cut off at the head deadline")
     func slowHeadIsCutOff() throws {
-        let listener = try LoopbackListener(port: 0, limits: LoopbackLimits(idleSeconds: 0.3, headSeconds: 0.6))
+        let listener = try LoopbackListener(port: 0, pages: TestPages(), limits: LoopbackLimits(idleSeconds: 0.3, headSeconds: 0.6))
         defer { listener.close() }
         let slow = try NetRawClient(port: listener.port)
         defer { slow.close() }
@@ -80,14 +80,14 @@ struct LoopbackStarvationTests {
 
     @Test("a decided login stays decided when the browser never reads the page")
     func finishedLoginSurvivesAnUnreadPage() throws {
-        let listener = try LoopbackListener(port: 0, limits: LoopbackLimits(writeSeconds: 0.3))
+        let listener = try LoopbackListener(port: 0, pages: TestPages(), limits: LoopbackLimits(writeSeconds: 0.3))
         defer { listener.close() }
         let client = try NetRawClient(port: listener.port)
         defer { client.close() }
         var size: Int32 = 4096
         _ = setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         client.send("GET /callback?code=real HTTP/1.1\r\n\r\n")
-        let big = LandingPage(status: 200, html: String(repeating: "x", count: 8 << 20))
+        let big = LandingPage.signedIn(user: String(repeating: "x", count: 8 << 20), profile: "p")
         let request = try listener.receive(timeout: 10) { _ in .finish(big) }
         #expect(request["code"] == "real")
     }

@@ -47,13 +47,13 @@ import Testing
     }
 
     @Test func aLauncherThatExitsNonZeroIsReported() throws {
-        let launched = try #require(try opener().launch("http://x/", command: try BrowserCommand("sh -c 'exit 3' %s")))
+        let launched = try #require(try opener().launch("http://x/", command: try BrowserCommand("sh -c 'exit 3' %s", origin: "browser_command")))
         let failure = try #require(settle(launched))
         #expect(failure.message.contains("exited with status 3"))
     }
 
     @Test func aLauncherThatSucceedsIsNotReported() throws {
-        let launched = try #require(try opener().launch("http://x/", command: try BrowserCommand("true")))
+        let launched = try #require(try opener().launch("http://x/", command: try BrowserCommand("true", origin: "browser_command")))
         #expect(settle(launched, seconds: 0.5) == nil)
     }
 

@@ -47,7 +47,7 @@ import KCAuthTestSupport
 
     @Test func flagBeatsEnvironmentBeatsProfile() throws {
         let config = "[default]\nclient_key = /saved.pem\n"
-        #expect(try resolve(config).clientAuth == Setting(.privateKey(file: "/saved.pem", keyID: nil, algorithm: nil), .profile, origin: "client_auth"))
+        #expect(try resolve(config).clientAuth == Setting(.privateKey(file: "/saved.pem", keyID: nil, algorithm: nil), .profile, origin: .file("client_auth")))
         let env = try resolve(config, env: ["KCAUTH_CLIENT_SECRET": "x"]).clientAuth
         #expect(env.value == .clientSecret(ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")), method: nil) && env.source == .environment)
         let flag = try resolve(config, env: ["KCAUTH_CLIENT_SECRET": "x"], LoginSettingsFlags(clientSecretFile: "secret.txt")).clientAuth

@@ -89,7 +89,7 @@ import KCAuthTestSupport
         #expect(try context.storeOffer().reason(profile, personCanAnswer: false) == nil)
         // Chosen explicitly: no offer, the keyring's failure is the answer.
         var flags = SettingsFlags()
-        flags.storage = "keyring"
+        flags.storage = .keyring
         let chosen = try context.resolve(flags)
         #expect(try context.storeOffer().reason(chosen, personCanAnswer: true) == nil)
         // A working keyring: no offer.

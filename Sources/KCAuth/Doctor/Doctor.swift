@@ -19,10 +19,13 @@ public struct Doctor: Sendable {
     /// broken configuration file (or a bad value in it) is one of the things doctor reports, so
     /// it must not stop the other checks: they then use flags and environment only.
     /// `describeSettings`: the front end's one line of where each setting came from.
-    public func run(_ flags: SettingsFlags, describeSettings: (ResolvedProfile) -> String) -> Report {
+    /// `refused`: the front end could not take one of the settings it was given (reported like
+    /// a bad value in the file).
+    public func run(_ flags: SettingsFlags, refused: KCAuthError? = nil, describeSettings: (ResolvedProfile) -> String) -> Report {
         var resolved: ResolvedProfile?
         var resolveError: KCAuthError?
         do {
+            if let refused { throw refused }
             resolved = try context.resolve(flags)
         } catch {
             resolveError = KCAuthError.wrapping(error)

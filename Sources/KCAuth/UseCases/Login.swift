@@ -114,7 +114,7 @@ public struct Login: Sendable {
     public func run(_ options: Options, notify: @escaping @Sendable (Event) -> Void) throws -> Result {
         var profile = try FirstRunQuestions(context: context, flags: flags, canAsk: options.canAsk).complete(self.profile, notify: notify)
         if try options.offerEncryptedStore?(profile) == true {
-            profile.storage = Setting(.encrypted, .flag, origin: "your answer")
+            profile.storage = Setting(.encrypted, .flag, origin: .answer)
         }
         _ = try profile.loginTarget()
         if profile.usesClientCredentials {

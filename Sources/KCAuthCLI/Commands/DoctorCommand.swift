@@ -34,7 +34,14 @@ enum DoctorCommand: Command {
 
     static func collect(_ command: ParsedCommand, _ services: Services) -> Doctor.Report {
         let flags = SettingsFlags(profile: command.value(SettingsOptions.profile), issuer: command.value(issuer))
-        return services.context.doctor().run(flags, describeSettings: describeSettings)
+        // The option texts are the command line's to check; a refused one is reported, not thrown.
+        var refused: KCAuthError?
+        do {
+            for option in [SettingsOptions.profile, issuer] { _ = try SettingsOptions.text(command, option) }
+        } catch {
+            refused = KCAuthError.wrapping(error)
+        }
+        return services.context.doctor().run(flags, refused: refused, describeSettings: describeSettings)
     }
 
     /// Where each setting came from, so a surprising value can be traced to a flag, a variable
@@ -43,11 +50,12 @@ enum DoctorCommand: Command {
         func describe<V>(_ name: String, _ setting: Setting<V>?, _ text: (V) -> String) -> String? {
             guard let setting else { return nil }
             let origin: String
+            let given = setting.origin.map(SettingOriginWords.name)
             switch setting.source {
-            case .flag: origin = setting.origin ?? "a flag"
-            case .environment: origin = "$" + (setting.origin ?? "environment")
-            case .directory: origin = setting.origin ?? DirectoryProfile.fileName
-            case .profile: origin = "the profile's \(setting.origin ?? "settings")"
+            case .flag: origin = given ?? "a flag"
+            case .environment: origin = "$" + (given ?? "environment")
+            case .directory: origin = given ?? DirectoryProfile.fileName
+            case .profile: origin = "the profile's \(given ?? "settings")"
             case .default: origin = "default"
             }
             return "\(name) \(text(setting.value)) (\(origin))"

@@ -24,16 +24,29 @@ enum LoginClientOptions {
     static let options = [clientCredentials, clientSecretFile, clientSecret, clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionFile]
 
     /// What the command line says; a secret given as an argument is refused without echoing it.
-    static func apply(_ c: ParsedCommand, to flags: inout LoginSettingsFlags) throws {
+    /// The files' paths are made absolute against `workingDirectory`.
+    static func apply(_ c: ParsedCommand, to flags: inout LoginSettingsFlags, workingDirectory: String?) throws {
         if c.value(clientSecret) != nil {
             throw KCAuthError(.usage, "--client-secret is refused: a secret on the command line is visible to every user of this machine",
                               hint: "export KCAUTH_CLIENT_SECRET, or pass --client-secret-file FILE")
         }
+        for option in [clientSecretFile, clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionFile] { try SettingsOptions.text(c, option) }
+        if c.value(clientKey) == nil, c.value(clientKeyID) != nil || c.value(clientKeyAlgorithm) != nil {
+            throw KCAuthError(.usage, "--client-key-id and --client-key-alg go with --client-key FILE")
+        }
+        let files = [clientSecretFile, clientKey, clientAssertionFile]
+        func path(_ option: OptionSpec) throws -> String? {
+            try c.value(option).map { try SettingsOptions.absolute($0, option, workingDirectory: workingDirectory) }
+        }
         flags.clientCredentials = c.flag(clientCredentials)
-        flags.clientSecretFile = c.value(clientSecretFile)
-        flags.clientKey = c.value(clientKey)
+        flags.clientSecretFile = try path(clientSecretFile)
+        flags.clientKey = try path(clientKey)
         flags.clientKeyID = c.value(clientKeyID)
         flags.clientKeyAlgorithm = c.value(clientKeyAlgorithm)
-        flags.clientAssertionFile = c.value(clientAssertionFile)
+        flags.clientAssertionFile = try path(clientAssertionFile)
+        let given = files.filter { c.value($0) != nil }
+        guard given.count <= 1 else {
+            throw KCAuthError(.usage, "give one client credential: \(given.map { "--" + $0.long }.joined(separator: ", ")) were given together")
+        }
     }
 }

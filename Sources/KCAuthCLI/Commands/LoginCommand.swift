@@ -58,7 +58,7 @@ enum LoginCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let flowOptions = try LoginFlowOptions(command)
-        let flags = try LoginFlags.flags(command, flow: flowOptions.flag)
+        let flags = try LoginFlags.flags(command, flow: flowOptions.flag, workingDirectory: services.context.adapters.workingDirectory)
         let authorization = try LoginRequestOptions.oneOff(command)
         let login = try services.context.login(flags)
         let console = services.console

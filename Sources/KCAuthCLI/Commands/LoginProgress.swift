@@ -44,7 +44,7 @@ final class LoginProgress: @unchecked Sendable {
             console.err(Self.sentence(error.message) + "; open the URL above yourself.\n")
         case .waiting(let redirectURI, let timeout):
             console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
-                        + ExactRedirectHint.whileWaiting + "\n")
+                        + RemedyWords.fixedPortWhileWaiting + "\n")
         case .countdown(let remaining):
             showCountdown("Waiting for the browser…", remaining: remaining, stop: "Ctrl-C to cancel")
         case .pastePrompt:

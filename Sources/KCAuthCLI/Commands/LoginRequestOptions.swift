@@ -29,15 +29,15 @@ struct LoginRequestOptions {
         for value in c.allValues(param) { try InputText.check(value, from: "--param") }
         return AuthorizationParameters(
             loginHint: c.value(loginHint).flatMap { $0.isEmpty ? nil : $0 },
-            prompt: try c.value(prompt).map(AuthorizationParameters.prompt),
-            maxAge: try c.value(maxAge).map(AuthorizationParameters.maxAge),
-            extra: try c.allValues(param).map(AuthorizationParameters.parameter))
+            prompt: try c.value(prompt).map(OptionValues.prompt),
+            maxAge: try c.value(maxAge).map(OptionValues.maxAge),
+            extra: try c.allValues(param).map(OptionValues.parameter))
     }
 
     /// The sticky parameters, for the settings resolver; an empty value clears the saved one.
-    static func apply(_ c: ParsedCommand, to flags: inout LoginSettingsFlags) {
-        flags.idpHint = c.value(idpHint)
-        flags.acrValues = c.value(acrValues)
-        flags.uiLocales = c.value(uiLocales)
+    static func apply(_ c: ParsedCommand, to flags: inout LoginSettingsFlags) throws {
+        flags.idpHint = try SettingsOptions.text(c, idpHint)
+        flags.acrValues = try SettingsOptions.text(c, acrValues)
+        flags.uiLocales = try SettingsOptions.text(c, uiLocales)
     }
 }

@@ -19,10 +19,20 @@ enum LoginSessionOptions {
             if let mode = c.value(dpopMode), DPoPMode(rawValue: mode) != .yes {
                 throw KCAuthError(.usage, "--dpop and --dpop-mode \(mode) say different things", hint: "give one of them")
             }
-            flags.dpop = DPoPMode.yes.rawValue
+            flags.dpop = .yes
         } else {
-            flags.dpop = c.value(dpopMode)
+            flags.dpop = try c.value(dpopMode).map { raw in
+                guard let mode = DPoPMode(rawValue: raw) else {
+                    throw KCAuthError(.usage, "invalid value '\(Sanitize.oneLine(raw))' for --dpop-mode: use one of no, yes, refresh-only")
+                }
+                return mode
+            }
         }
-        flags.par = c.value(par)
+        flags.par = try c.value(par).map { raw in
+            guard let mode = PARMode(rawValue: raw) else {
+                throw KCAuthError(.usage, "invalid value '\(Sanitize.oneLine(raw))' for --par: use one of auto, always, never")
+            }
+            return mode
+        }
     }
 }

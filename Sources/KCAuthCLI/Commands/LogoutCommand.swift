@@ -29,13 +29,13 @@ enum LogoutCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let all = command.flag(Self.all), local = command.flag(Self.local), browser = command.flag(Self.browser)
-        let selected = command.value(SettingsOptions.profile)
+        let selected = try SettingsOptions.profile(command)
         if all, selected != nil { throw KCAuthError(.usage, "give either --profile or --all, not both") }
         if local, browser { throw KCAuthError(.usage, "--browser signs out at the provider, --local does not: choose one") }
         if all, browser { throw KCAuthError(.usage, "--browser works on one profile at a time; leave out --all") }
         let timeout = try command.value(SettingsOptions.timeout).map {
             try InputText.check($0, from: "--timeout")
-            return try SettingsResolver.seconds($0, option: "--timeout", range: SettingsResolver.timeoutRange)
+            return try OptionValues.seconds($0, option: "--timeout", range: SettingsResolver.timeoutRange)
         } ?? SettingsResolver.defaultTimeout
 
         let console = services.console

@@ -82,6 +82,6 @@ enum TokenCommand: Command {
     static func seconds(_ command: ParsedCommand, _ option: OptionSpec, default value: Double) throws -> Double {
         guard let raw = command.value(option) else { return value }
         try InputText.check(raw, from: "--" + option.long)
-        return try SettingsResolver.seconds(raw, option: "--" + option.long, range: TokenDefaults.minValidRange)
+        return try OptionValues.seconds(raw, option: "--" + option.long, range: TokenDefaults.minValidRange)
     }
 }

@@ -10,7 +10,7 @@ public enum AssertionSupport {
         if let methods, !methods.contains("private_key_jwt") {
             throw KCAuthError(.provider, "the provider does not accept signed client assertions (it offers: \(ClientSecretMethod.listing(methods)))")
         }
-        if let algorithm, let algorithms, !algorithms.contains(algorithm.rawValue) {
+        if let algorithm, let algorithms, !algorithms.compactMap(JWSAlgorithm.init(rawValue:)).contains(algorithm) {
             throw KCAuthError(.provider, "the provider does not accept \(algorithm.rawValue) client assertions (it accepts: \(ClientSecretMethod.listing(algorithms)))")
         }
     }

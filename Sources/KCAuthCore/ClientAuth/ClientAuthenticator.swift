@@ -60,16 +60,3 @@ public struct ClientAuthenticator: Sendable {
         ], credentials: [assertion])
     }
 }
-
-/// Public clients need neither time nor randomness to authenticate.
-private struct NoClock: TimeSource {
-    func now() -> Double { 0 }
-}
-
-/// Randomness for a client that never signs anything (a public client, a secret).
-public struct NoRandom: RandomSource {
-    public init() {}
-    public func bytes(_ count: Int) throws -> [UInt8] {
-        throw KCAuthError(.internal, "a public client does not sign assertions")
-    }
-}

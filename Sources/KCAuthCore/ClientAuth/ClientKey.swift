@@ -1,6 +1,6 @@
 import KCAuthCrypto
 
-/// The client's own signing key for `private_key_jwt` (`--client-key FILE`), read once per run.
+/// The client's own signing key for `private_key_jwt` (`client_key`), read once per run.
 public enum ClientKey {
     /// A signer for the PEM private key in `path`: `algorithm` when given (RS256, PS256, ES256,
     /// …), else the key's natural one (RS256 for RSA, ES256 for P-256); `keyID` becomes the

@@ -8,12 +8,13 @@ public enum ClientSecretMethod: String, Sendable, CaseIterable, Codable {
     /// Throws `KCAuthError(.provider)` when the provider takes neither.
     public static func preferred(advertised: [String]?) throws -> ClientSecretMethod {
         guard let advertised else { return .basic }
-        if advertised.contains(ClientSecretMethod.basic.rawValue) { return .basic }
-        if advertised.contains(ClientSecretMethod.post.rawValue) { return .post }
+        let offered = advertised.compactMap(ClientSecretMethod.init(rawValue:))
+        if offered.contains(.basic) { return .basic }
+        if offered.contains(.post) { return .post }
         throw KCAuthError(
             .provider,
             "the provider accepts no client secret at its token endpoint (it offers: \(listing(advertised)))",
-            hint: "use a signed assertion (--client-key) if it offers private_key_jwt")
+            remedy: .useClientKey)
     }
 
     /// The secret in the form that `method` sends it.

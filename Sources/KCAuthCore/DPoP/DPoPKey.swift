@@ -45,7 +45,8 @@ public struct DPoPKey: Sendable {
     /// ES256 when it lists none (it may do DPoP without saying so); nil when it lists only others.
     public static func algorithm(for metadata: ProviderMetadata) -> JWSAlgorithm? {
         guard let listed = metadata.dpopSigningAlgValuesSupported, !listed.isEmpty else { return .ES256 }
-        return preferredAlgorithms.first { listed.contains($0.rawValue) }
+        let accepted = listed.compactMap(JWSAlgorithm.init(rawValue:))
+        return preferredAlgorithms.first(where: accepted.contains)
     }
 
     /// Crypto failures become kcauth errors; none of their texts quotes key material.

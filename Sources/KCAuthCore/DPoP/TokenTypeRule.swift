@@ -11,7 +11,7 @@ enum TokenTypeRule {
         case "dpop" where proved: return .dpop
         case "dpop":
             throw KCAuthError(.invalidResponse, "the provider issued a DPoP-bound token although kcauth sent no DPoP proof",
-                              hint: "sign in with `kcauth login --dpop` to use DPoP with this provider")
+                              remedy: .signInWithDPoP)
         default:
             throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokenType, limit: 40))' token; kcauth supports Bearer and DPoP tokens only")
         }

@@ -24,7 +24,9 @@ public struct AuthenticationRequirements: Sendable, Equatable {
             }
             let age = now.seconds(since: authTime)
             guard age <= Double(maxAge) + leeway else {
-                throw IDTokenValidator.invalid("the sign-in it describes is \(Int(age)) s old, more than --max-age \(maxAge)")
+                var error = IDTokenValidator.invalid("the sign-in it describes is \(Int(age)) s old, more than max_age \(maxAge)")
+                error.problem = .signInOlderThanMaxAge(age: Int(age), maxAge: maxAge)
+                throw error
             }
         }
         if let essentialACR {

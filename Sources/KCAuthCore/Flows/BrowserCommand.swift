@@ -1,6 +1,6 @@
 import KCAuthContract
 
-/// `--browser-command 'CMD ARGS %s'` (issue 11 #4): a browser command with arguments, e.g. a
+/// The `browser_command` setting, `CMD ARGS %s` (issue 11 #4): a browser command with arguments, e.g. a
 /// private window or another browser profile, split into words the way a POSIX shell would
 /// (quotes and backslashes) but never run by a shell, so nothing in it or in the URL is expanded.
 public struct BrowserCommand: Sendable, Equatable {
@@ -10,12 +10,12 @@ public struct BrowserCommand: Sendable, Equatable {
     public let words: [String]
 
     /// Splits `text`; throws `usage` for an empty command or an unterminated quote. `origin`
-    /// names where it came from, for the message.
-    public init(_ text: String, origin: String = "--browser-command") throws {
+    /// names where it came from, for the message (the caller's words: a key, an option).
+    public init(_ text: String, origin: String) throws {
         self.text = text
         words = try Self.split(text, origin: origin)
         guard !words.isEmpty else {
-            throw KCAuthError(.usage, "\(origin) names no program", hint: "e.g. --browser-command 'firefox --private-window %s'")
+            throw KCAuthError(.usage, "\(origin) names no program", remedy: .exampleBrowserCommand)
         }
     }
 

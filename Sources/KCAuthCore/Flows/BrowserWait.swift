@@ -55,7 +55,7 @@ final class BrowserWait {
         return lines
     }
 
-    /// Paste-back starts when no browser is shown here (`--no-browser`, a failed launcher), and
+    /// Paste-back starts when no browser is shown here (no browser asked for, a failed launcher), and
     /// only when there is a terminal to paste into.
     func startPasting(_ notify: (FlowDriver.Event) -> Void) {
         guard !pasting, paste != nil else { return }

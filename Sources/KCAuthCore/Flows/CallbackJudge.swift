@@ -11,7 +11,7 @@ public struct CallbackJudge: Sendable {
         self.issRequired = issRequired
     }
 
-    /// Whether a refused ordinary request suggests `--par always` (the request was not pushed;
+    /// Whether a refused ordinary request suggests `par` `always` (the request was not pushed;
     /// Keycloak refuses it with `invalid_request` when the client requires PAR without saying so).
     public var suggestsPAR = false
 
@@ -24,7 +24,7 @@ public struct CallbackJudge: Sendable {
     public func judge(_ request: CallbackRequest) -> CallbackOutcome {
         let outcome = judgeAlone(request)
         guard suggestsPAR, case .failed(var error) = outcome, error.oauthError == .invalidRequest, error.code == .provider else { return outcome }
-        error.hint = "if the provider requires pushed authorization requests without saying so (Keycloak can), sign in with `--par always`"
+        (error.hint, error.remedy) = (nil, .pushAuthorizationRequests)
         return .failed(error)
     }
 

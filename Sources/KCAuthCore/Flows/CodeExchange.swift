@@ -20,7 +20,7 @@ public struct CodeExchange: Sendable {
             }
             return try http.postForm(TokenResponse.self, to: metadata.tokenEndpoint, fields: fields, what: "redeeming the authorization code")
         } catch var error as KCAuthError where error.code == .provider {
-            error.hint = "run `kcauth login` again; if it keeps failing, check the client's settings at the provider"
+            (error.hint, error.remedy) = (nil, .signInAgainThenCheckClient)
             throw error
         }
     }

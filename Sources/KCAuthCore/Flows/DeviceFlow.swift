@@ -11,7 +11,7 @@ struct DeviceFlow: Sendable {
     func run(_ input: FlowDriver.Input, metadata: ProviderMetadata, notify: (FlowDriver.Event) -> Void) throws -> FlowDriver.Output {
         guard let endpoint = metadata.deviceAuthorizationEndpoint else {
             throw KCAuthError(.configuration, "the provider offers no device flow (its discovery document has no device_authorization_endpoint)",
-                              hint: "sign in with the browser flow: `kcauth login --browser`")
+                              remedy: .useBrowserFlow)
         }
         let request = try DeviceAuthorizationRequest(clientID: input.clientID, scope: input.scope, random: random)
         let authorization = try requestCode(request, at: endpoint, tokenEndpoint: metadata.tokenEndpoint)
@@ -43,8 +43,7 @@ struct DeviceFlow: Sendable {
                                      what: "asking for a device code")
         } catch var error as KCAuthError where error.code == .provider {
             if error.oauthError == .unauthorizedClient {
-                error.hint = "the device flow is not enabled for client '\(request.clientID)': sign in with the browser flow "
-                    + "(`kcauth login --browser`), or ask an admin to enable the device authorization grant for it"
+                (error.hint, error.remedy) = (nil, .useBrowserFlowOrEnableDevice(clientID: request.clientID))
             } else {
                 error.hint = "check the client id and the client's settings at the provider"
             }

@@ -4,22 +4,16 @@
 /// error page, and nothing ever reaches the listener. kcauth cannot see that happen, so it says so
 /// while waiting and again when the wait times out.
 public enum ExactRedirectHint {
-    /// A line shown under the "waiting" message.
-    public static let whileWaiting = "If the browser shows an error from the provider instead, the provider may require "
-        + "a fixed --port registered as an exact redirect URI."
-    /// The hint of the timeout error.
-    public static let afterTimeout = "if the browser showed an error from the provider, it may require a fixed --port "
-        + "registered as an exact redirect URI (e.g. --port 8400 with http://127.0.0.1:8400/callback)"
-
-    /// Runs `body` (the wait for the redirect), giving a timeout without a hint this one; or,
-    /// when the listener refused connections, a hint about those: the browser did reach the
-    /// listener, as another user, so the redirect URI is not the problem.
+    /// Runs `body` (the wait for the redirect), giving a timeout without a hint the remedy
+    /// `useFixedPort` (the CLI shows a line about it while waiting too); or, when the listener
+    /// refused connections, a hint about those: the browser did reach the listener, as another
+    /// user, so the redirect URI is not the problem.
     static func explainingTimeout<T>(refused: () -> [RefusedConnection] = { [] }, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var error as KCAuthError where error.code == .timedOut && error.hint == nil {
             let connections = refused()
-            error.hint = connections.isEmpty ? afterTimeout : afterRefusal(connections)
+            if connections.isEmpty { error.remedy = .useFixedPort } else { error.hint = afterRefusal(connections) }
             throw error
         }
     }

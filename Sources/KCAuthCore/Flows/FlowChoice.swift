@@ -7,7 +7,7 @@ public struct FlowChoice: Sendable, Equatable {
         case browserIsNone, continuousIntegration, sshWithoutDisplay, noDisplay
         // Chosen: a browser can be shown.
         case display, browserVariable, sshWithForwardedDisplay
-        /// The profile names a browser command (`--browser-command`), or this is WSL, where the
+        /// The profile names a browser command (`browser_command`), or this is WSL, where the
         /// Windows browser opens without any display variable.
         case browserCommand, wsl
         /// Not from `FlowSelector`: the browser launcher failed, so the device flow took over.
@@ -38,7 +38,7 @@ public struct FlowChoice: Sendable, Equatable {
         flow == .device && [.browserIsNone, .continuousIntegration, .sshWithoutDisplay, .noDisplay, .browserFailed].contains(reason)
     }
 
-    /// `--qr` always; otherwise only on a terminal, and only when no browser is available
+    /// Asked for: always; otherwise only on a terminal, and only when no browser is available
     /// (a QR code in a log file helps nobody).
     public func showsQRCode(requested: Bool, stderrIsTTY: Bool) -> Bool {
         flow == .device && (requested || (noBrowserHere && stderrIsTTY))

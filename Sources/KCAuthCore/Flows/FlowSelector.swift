@@ -2,9 +2,9 @@
 
 /// Chooses the login flow: a pure function of the settings and the environment.
 ///
-/// Precedence: `--browser`/`--device`/`--flow` > `--qr` (which needs the device flow) >
-/// `KCAUTH_FLOW` > the profile's `flow` > `--no-browser` (the browser flow without a launcher,
-/// e.g. over `ssh -L`) > the automatic choice. `auto` at one level skips the levels below it.
+/// Precedence: the flow asked for on the command line > a QR code asked for (which needs the
+/// device flow) > `KCAUTH_FLOW` > the profile's `flow` > no browser asked for (the browser flow
+/// without a launcher, e.g. over `ssh -L`) > the automatic choice. `auto` at one level skips the levels below it.
 public enum FlowSelector {
     public static func choose(flag: FlowSetting?, environmentSetting: FlowSetting?, profile: LoginFlow?,
                               qrRequested: Bool, noBrowser: Bool, environment: [String: String],

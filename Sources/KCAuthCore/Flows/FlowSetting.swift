@@ -1,4 +1,4 @@
-/// A setting of `--flow` or `KCAUTH_FLOW`: a flow, or `auto` to let kcauth choose.
+/// A `flow` setting (an option or `KCAUTH_FLOW`): a flow, or `auto` to let kcauth choose.
 public enum FlowSetting: String, Sendable, CaseIterable {
     case auto, browser, device
 

@@ -33,34 +33,12 @@ struct LoopbackFlow: Sendable {
         // `request_uri`.
         let pusher = try PushedAuthorization.endpoint(mode: input.par, metadata: metadata)
             .map { PushedAuthorization(http: http, authenticator: authenticator, endpoint: $0) }
-        var url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         // RFC 8252 §7.3 wants the browser only once the listener is bound.
-        var launchError: KCAuthError?
-        var launched: (any LaunchedBrowser)?
-        if input.openBrowser {
-            // The browser starts at a one-shot local URL that redirects to `url` and binds the
-            // browser to this login (`BrowserBinding`): `url` itself, with `state` and the PKCE
-            // challenge, stays out of the browser's argv, which other local users can read.
-            let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
-            let secretPath = "start/" + Base64URL.encode(try random.bytes(16))
-            let start: String
-            if let pusher {
-                // Pushed when the browser arrives at the start URL, so the `request_uri`'s short
-                // life (Keycloak: 60 s) starts when the person is there; a refused push ends the
-                // login with the provider's error.
-                let pushedRequest = request
-                start = listener.startURL(secretPath: secretPath, binding: binding) {
-                    try pusher.browserURL(for: pushedRequest, metadata: metadata)
-                }
-                // The provider's URL does not exist yet: the one to open by hand is the start URL.
-                url = start
-            } else {
-                start = listener.startURL(redirectingTo: url, secretPath: secretPath, binding: binding)
-            }
-            do { launched = try opener.launch(start, command: input.browserCommand) } catch {
-                launchError = error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)")
-            }
-        }
+        let started = input.openBrowser
+            ? try startBrowser(input, listener: listener, request: request, pusher: pusher, metadata: metadata)
+            : (url: request.url(authorizationEndpoint: metadata.authorizationEndpoint), launched: nil, error: nil)
+        var url = started.url
+        let launchError = started.error
         if let launchError, fallBackToDevice { throw BrowserUnavailable(error: launchError) }
         // No browser here (paste-back, or a browser that did not start): the URL is opened by
         // hand, maybe on another machine that cannot reach the listener, so the push happens now.
@@ -72,7 +50,7 @@ struct LoopbackFlow: Sendable {
         if let launchError { notify(.browserFailed(launchError)) }
         notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
 
-        let wait = BrowserWait(launched: launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
+        let wait = BrowserWait(launched: started.launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
                                now: sleeper.monotonicNow(), timeout: input.timeout)
         // No browser here: the answer can only come back by hand (paste-back, issue 11 #1).
         if !input.openBrowser || launchError != nil { wait.startPasting(notify) }
@@ -80,75 +58,100 @@ struct LoopbackFlow: Sendable {
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
                                   issRequired: metadata.authorizationResponseIssParameterSupported == true)
             .suggestingPAR(pusher == nil)
-        let exchange = CodeExchange(http: http, authenticator: authenticator)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
                                               nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
             .proving(http.dpop, mode: input.dpop)
-        var result: Result<FlowDriver.Output, KCAuthError>?
         func redeem(_ code: String) -> Result<FlowDriver.Output, KCAuthError> {
             notify(.received)
             do {
-                return .success(try finisher.finish(try exchange.redeem(code: code, request: request, metadata: metadata), context))
+                let tokens = try CodeExchange(http: http, authenticator: authenticator).redeem(code: code, request: request, metadata: metadata)
+                return .success(try finisher.finish(tokens, context))
             } catch {
                 return .failure(KCAuthError.wrapping(error))
             }
         }
-        // A pasted answer passes the same judge as a redirect; whichever comes first wins.
-        func pasted(_ line: String) -> CallbackRequest? {
-            if line.trimmingWhitespace().isEmpty { return nil }
-            switch PastedRedirect.parse(line, redirectURI: listener.redirectURI) {
-            case .failure(let problem):
-                notify(.pasteRejected(reason: problem.reason))
-                return nil
-            case .success(let callback):
-                // The bound browser reached the provider through this machine's listener, so its
-                // answer comes here by itself; a pasted one is refused like a callback without the
-                // cookie (`BrowserBinding`), whoever pasted it.
-                guard !listener.browserBound else {
-                    notify(.pasteRejected(reason: "the browser kcauth started on this machine is signing in; finish there"))
-                    return nil
-                }
-                switch judge.judge(callback) {
-                case .notOurs:
-                    notify(.pasteRejected(reason: "that address belongs to another sign-in (its state is not this login's)"))
-                    return nil
-                case .failed(let error):
-                    result = .failure(error)
-                case .code(let code):
-                    result = redeem(code)
-                }
-                return callback
+        return try self.wait(on: listener, judge: judge, browser: wait, input: input, redeem: redeem, notify: notify)
+    }
+
+    /// Starts the browser at a one-shot local URL that redirects to the provider and binds the
+    /// browser to this login (`BrowserBinding`): the provider's URL, with `state` and the PKCE
+    /// challenge, stays out of the browser's argv, which other local users can read. Returns the
+    /// URL to show, the browser, and why it did not start.
+    private func startBrowser(_ input: FlowDriver.Input, listener: any BoundRedirectListener, request: AuthorizationRequest,
+                              pusher: PushedAuthorization?, metadata: ProviderMetadata) throws
+        -> (url: String, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
+        var url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
+        let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
+        let secretPath = "start/" + Base64URL.encode(try random.bytes(16))
+        let start: String
+        if let pusher {
+            // Pushed when the browser arrives at the start URL, so the `request_uri`'s short
+            // life (Keycloak: 60 s) starts when the person is there; a refused push ends the
+            // login with the provider's error.
+            start = listener.startURL(secretPath: secretPath, binding: binding) {
+                try pusher.browserURL(for: request, metadata: metadata)
+            }
+            // The provider's URL does not exist yet: the one to open by hand is the start URL.
+            url = start
+        } else {
+            start = listener.startURL(redirectingTo: url, secretPath: secretPath, binding: binding)
+        }
+        do {
+            return (url, try opener.launch(start, command: input.browserCommand), nil)
+        } catch {
+            return (url, nil, error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)"))
+        }
+    }
+
+    /// Runs the wait (`LoopbackWait`) until it is finished: the listener's requests and the lines
+    /// pasted at the terminal are its events. The exchange runs while the browser waits for its
+    /// page, so the page tells the truth about the whole login, not just about the redirect.
+    private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait,
+                      input: FlowDriver.Input, redeem: (String) -> Result<FlowDriver.Output, KCAuthError>,
+                      notify: (FlowDriver.Event) -> Void) throws -> FlowDriver.Output {
+        var machine = LoopbackWait<FlowDriver.Output>(judge: judge)
+        func advance(_ event: LoopbackWait<FlowDriver.Output>.Event) {
+            switch machine.handle(event) {
+            case .nothing: break
+            case .refusePaste(let reason): notify(.pasteRejected(reason: reason))
+            case .redeem(let code): _ = machine.handle(.redeemed(redeem(code)))
             }
         }
-        // The exchange runs while the browser waits for its page, so the page tells the truth
-        // about the whole login, not just about the redirect.
         var refused: [RefusedConnection] = []
         _ = try ExactRedirectHint.explainingTimeout(refused: { refused }) { try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
             for connection in listener.takeRefusedConnections() {
                 refused.append(connection)
                 notify(.connectionRefused(connection))
             }
-            for line in try wait.tick(now: sleeper.monotonicNow(), notify: notify) {
-                if let callback = pasted(line) { return callback }
+            for line in try browser.tick(now: sleeper.monotonicNow(), notify: notify) where !line.trimmingWhitespace().isEmpty {
+                switch PastedRedirect.parse(line, redirectURI: listener.redirectURI) {
+                case .failure(let problem):
+                    notify(.pasteRejected(reason: problem.reason))
+                case .success(let callback):
+                    advance(.pasted(callback, browserBound: listener.browserBound))
+                    if machine.isFinished { return callback }
+                }
             }
             return nil
         }, judge: { callback in
-            switch judge.judge(callback) {
-            case .notOurs:
-                return .keepWaiting(LandingPages.notThisLogin)
-            case .failed(let error):
-                result = .failure(error)
-                return .finish(LandingPages.failure(error))
-            case .code(let code):
-                let outcome = redeem(code)
-                result = outcome
-                switch outcome {
-                case .success(let output): return .finish(LandingPages.success(user: output.claims.displayName(userinfo: output.state.userinfo), profile: input.profile))
-                case .failure(let error): return .finish(LandingPages.failure(error))
-                }
-            }
+            advance(.redirected(callback))
+            return Self.verdict(machine.state, profile: input.profile)
         }) }
-        guard let result else { throw KCAuthError(.internal, "the loopback listener stopped without a result") }
+        guard case .finished(let result) = machine.state else {
+            throw KCAuthError(.internal, "the loopback listener stopped without a result")
+        }
         return try result.get()
+    }
+
+    /// The browser's page after a redirect moved the wait to `state`.
+    static func verdict(_ state: LoopbackWait<FlowDriver.Output>.State, profile: String) -> CallbackVerdict {
+        switch state {
+        case .finished(.success(let output)):
+            return .finish(.signedIn(user: output.claims.displayName(userinfo: output.state.userinfo), profile: profile))
+        case .finished(.failure(let error)):
+            return .finish(.signInFailed(error))
+        case .waiting, .pasted, .redirected:
+            return .keepWaiting(.notThisSignIn)
+        }
     }
 }

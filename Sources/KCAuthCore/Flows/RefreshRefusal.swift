@@ -22,7 +22,7 @@
 ///   authenticate (the refresh token is its only credential);
 /// - the session stands (exit 1, the stored state is kept): `invalid_client` (the client's
 ///   credentials or id), a 401 without an OAuth error to a client that authenticates,
-///   `invalid_scope` for a narrowed `--scope`, `unsupported_grant_type`, `server_error`,
+///   `invalid_scope` for a narrowed `scope`, `unsupported_grant_type`, `server_error`,
 ///   `temporarily_unavailable`, any other code, 5xx and anything that is not an OAuth error.
 ///
 /// The stored session is deleted only when the answer itself says it is over (`saysSessionIsOver`):

@@ -6,7 +6,7 @@ extension TokenRefresher {
     func renewClientCredentials(_ state: AuthState, profile: String, scope: String?) throws -> AuthState {
         guard let authenticator = authenticator(for: state) else {
             throw KCAuthError(.loginRequired, "the token of profile '\(profile)' has expired, and the profile names no client credentials to renew it",
-                              hint: "run `kcauth login --profile \(profile) --client-credentials` with the client's secret or key")
+                              remedy: .signInWithClientCredentials(profile: profile))
         }
         let wanted = scope ?? state.scope
         let tokens = try ClientCredentialsGrant(http: http)

@@ -18,7 +18,7 @@ public struct AuthState: Sendable, Equatable, Codable {
     /// Keycloak's offline tokens may carry no `exp`).
     public var refreshExpiresAt: Instant?
     public var idToken: String?
-    /// The ID token's `exp`, read when it was validated (for `token --id-token`).
+    /// The ID token's `exp`, read when it was validated (for handing out the ID token).
     public var idTokenExpiresAt: Instant?
     /// Granted scope (RFC 6749 §5.1: the requested scope when the response omits it).
     public var scope: String

@@ -16,12 +16,12 @@ public struct CacheBinding: Sendable, Equatable {
     /// The contract's form (what session marks are kept by); nil without known settings.
     public var contract: CachePolicy.Binding? {
         guard let issuer, let clientID else { return nil }
-        return CachePolicy.Binding(storage: storage.rawValue, issuer: issuer, clientID: clientID)
+        return CachePolicy.Binding(storage: storage.recordName, issuer: issuer, clientID: clientID)
     }
 
     /// Without known settings nothing is served from the cache: the store decides.
     public func admits(_ token: CachedToken) -> Bool {
-        guard let issuer, let clientID else { return false }
-        return CachePolicy.belongs(token.record, to: CachePolicy.Binding(storage: storage.rawValue, issuer: issuer, clientID: clientID))
+        guard let binding = contract else { return false }
+        return CachePolicy.belongs(token.record, to: binding)
     }
 }

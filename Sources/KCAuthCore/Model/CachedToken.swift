@@ -49,7 +49,7 @@ public struct CachedToken: Sendable, Equatable, Codable {
         scope = state.scope
         issuer = state.issuer
         clientID = state.clientID
-        self.storage = storage.rawValue
+        self.storage = storage.recordName
         sessionID = state.sessionID
     }
 }

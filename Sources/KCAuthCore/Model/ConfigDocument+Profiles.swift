@@ -1,8 +1,8 @@
 /// Whole-profile operations on the configuration file, for `profiles`, `use` and
-/// `logout --forget`; like `set`, they keep every other line as the user wrote it.
+/// a logout that forgets the profile; like `set`, they keep every other line as the user wrote it.
 extension ConfigDocument {
-    /// The global key that names the profile used when neither `--profile` nor
-    /// `$KCAUTH_PROFILE` is given (`kcauth use NAME` writes it).
+    /// The global key that names the profile used when neither the profile option nor
+    /// `$KCAUTH_PROFILE` is given (choosing a profile writes it).
     public static let defaultProfileKey = "default_profile"
 
     /// The `key = value` lines of a profile's section (`profile` nil: the global part), in file order.
@@ -24,7 +24,7 @@ extension ConfigDocument {
         guard let name = value(Self.defaultProfileKey, profile: nil), !name.isEmpty else { return nil }
         guard ProfileName.isValid(name) else {
             throw KCAuthError(.configuration, "\(path): default_profile '\(Sanitize.oneLine(name))' is not a valid profile name",
-                              hint: "fix the file by hand, or run `kcauth use NAME`")
+                              remedy: .fixDefaultProfile)
         }
         return name
     }

@@ -9,9 +9,9 @@ public struct ProfileSettings: Sendable, Equatable {
     /// PEM file of extra CA certificates to trust for the provider (a private or corporate CA).
     public var caFile: String?
     /// Where the session is kept (`keyring` or `file`); nil means the keyring. Sticky: set by
-    /// `kcauth login --storage`, read by every later command of the profile.
+    /// a login's `storage` setting, read by every later command of the profile.
     public var storage: StorageKind?
-    /// The login flow the user forced with `--browser`/`--device`; nil lets kcauth choose.
+    /// The login flow the user forced (`flow`); nil lets kcauth choose.
     public var flow: LoginFlow?
     /// Authorization request parameters remembered per profile (issue 11 item 5): Keycloak's
     /// `kc_idp_hint`, `acr_values`, `ui_locales` (OpenID Connect Core §3.1.2.1).
@@ -27,7 +27,7 @@ public struct ProfileSettings: Sendable, Equatable {
     public var hosts: [CredentialHost]?
     /// The user name handed to git and docker with the token (default `oauth2`).
     public var username: String?
-    /// `--browser-command`, as written (split by `BrowserCommand` when used).
+    /// `browser_command`, as written (split by `BrowserCommand` when used).
     public var browserCommand: String?
     /// Issue 21: DPoP-bound sessions (RFC 9449) and pushed authorization requests (RFC 9126);
     /// nil: `no` and `auto`.
@@ -59,7 +59,7 @@ public struct ProfileSettings: Sendable, Equatable {
                 throw KCAuthError(.configuration, error.message)
             }
         }
-        if let f = doc.value("flow", profile: profile), f != FlowSetting.auto.rawValue {
+        if let f = doc.value("flow", profile: profile), FlowSetting(rawValue: f) != .auto {
             guard let parsed = LoginFlow(rawValue: f) else {
                 throw KCAuthError(.configuration, "\(path): profile [\(profile)]: flow '\(Sanitize.oneLine(f))' is not auto, browser or device")
             }
@@ -68,8 +68,8 @@ public struct ProfileSettings: Sendable, Equatable {
         hosts = try IntegrationSettings.hosts(doc.value("hosts", profile: profile), where: "\(path): profile [\(profile)]")
         username = try IntegrationSettings.username(doc.value("username", profile: profile), where: "\(path): profile [\(profile)]")
         if let b = doc.value("browser_command", profile: profile), !b.isEmpty {
-            do { _ = try BrowserCommand(b) } catch let error as KCAuthError {
-                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: browser_command: \(error.message)")
+            do { _ = try BrowserCommand(b, origin: "browser_command") } catch let error as KCAuthError {
+                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: \(error.message)")
             }
             browserCommand = b
         }

@@ -7,7 +7,7 @@ public struct Userinfo: Sendable {
 
     public func fetch(_ state: AuthState, expectedSubject: String?, profile: String) throws -> JSONValue {
         guard let url = state.endpoints.userinfo else {
-            throw KCAuthError(.provider, "the provider publishes no userinfo endpoint", hint: "run `kcauth whoami` without --userinfo")
+            throw KCAuthError(.provider, "the provider publishes no userinfo endpoint", remedy: .askWithoutUserinfo)
         }
         let response = try http.sendPresenting(state.accessToken, tokenType: state.tokenType, method: .get, url: url,
                                                headers: [("Accept", "application/json")])

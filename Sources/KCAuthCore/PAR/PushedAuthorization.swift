@@ -1,33 +1,3 @@
-/// The answer to a pushed authorization request (RFC 9126 §2.2).
-public struct PushedAuthorizationResponse: Decodable, Sendable, Equatable {
-    /// Opaque, single-use, short-lived; the browser gets it with `client_id` only (§4).
-    public var requestURI: String
-    /// Seconds the `request_uri` stays valid (Keycloak: 60).
-    public var expiresIn: Double
-
-    enum CodingKeys: String, CodingKey {
-        case requestURI = "request_uri"
-        case expiresIn = "expires_in"
-    }
-
-    public init(requestURI: String, expiresIn: Double) {
-        self.requestURI = requestURI
-        self.expiresIn = expiresIn
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        requestURI = try c.decode(String.self, forKey: .requestURI)
-        guard !requestURI.isEmpty, requestURI.count <= 2048, requestURI.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            throw DecodingError.dataCorruptedError(forKey: .requestURI, in: c, debugDescription: "'request_uri' is not a short printable URI")
-        }
-        expiresIn = try c.decode(Double.self, forKey: .expiresIn)
-        guard expiresIn.isFinite, expiresIn > 0 else {
-            throw DecodingError.dataCorruptedError(forKey: .expiresIn, in: c, debugDescription: "'expires_in' is not a positive number of seconds")
-        }
-    }
-}
-
 /// Pushes an authorization request to the provider (RFC 9126 §2.1): the PKCE challenge, `state`,
 /// `nonce`, `dpop_jkt` and the authorization parameters go to the provider directly, with the
 /// client's authentication, and the browser is sent only `client_id` and `request_uri`.
@@ -57,7 +27,7 @@ public struct PushedAuthorization: Sendable {
             // Keycloak does not advertise it when discovery is trimmed, but its path is fixed.
             if metadata.issuer.contains("/realms/") { return metadata.issuer + "/protocol/openid-connect/ext/par/request" }
             throw KCAuthError(.configuration, "the provider lists no pushed_authorization_request_endpoint, and par is 'always'",
-                              hint: "sign in with `--par auto` or `--par never`")
+                              remedy: .signInWithPAR([.auto, .never]))
         }
     }
 
@@ -79,7 +49,7 @@ public struct PushedAuthorization: Sendable {
             return try http.postForm(PushedAuthorizationResponse.self, to: endpoint, fields: request.fields, what: what,
                                      accepting: [200, 201])
         } catch var error as KCAuthError where error.code == .provider {
-            error.hint = "check the client's settings at the provider, or sign in without a pushed request (`--par never`)"
+            (error.hint, error.remedy) = (nil, .checkClientOrSkipPushedAuthorization)
             throw error
         }
     }

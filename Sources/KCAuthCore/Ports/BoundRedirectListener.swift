@@ -17,8 +17,9 @@ public protocol BoundRedirectListener: AnyObject {
 
     /// Like `startURL(redirectingTo:secretPath:)`, and binds the browser that follows it to this
     /// login (see `BrowserBinding`): its first answer sets the binding's cookie; once it was used,
-    /// a callback without the cookie gets `otherBrowserPage` and is not shown to the judge; a
-    /// second request for it gets `reusedStartPage` and `receive` throws `reusedStartError`.
+    /// a callback without the cookie gets `LandingPage.otherBrowser` and is not shown to the judge;
+    /// a second request for it gets `LandingPage.startUsedTwice` and `receive` throws
+    /// `reusedStartError`.
     func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String
 
     /// Like `startURL(redirectingTo:secretPath:binding:)`, with the redirect's location computed

@@ -15,19 +15,14 @@ public struct BrowserBinding: Sendable, Equatable {
     public var cookieValue: String
     /// Seconds the browser keeps the cookie (`Max-Age`): a little more than the login may take.
     public var lifetime: Int
-    /// The page for a callback without the cookie once the start URL was used (keep waiting).
-    public var otherBrowserPage: LandingPage
-    /// The page for a second request of the start URL; the login then ends with `reusedStartError`.
-    public var reusedStartPage: LandingPage
+    /// The error a second request of the start URL ends the login with (the browser gets
+    /// `LandingPage.startUsedTwice`; a callback without the cookie `LandingPage.otherBrowser`).
     public var reusedStartError: KCAuthError
 
-    public init(cookieName: String, cookieValue: String, lifetime: Int, otherBrowserPage: LandingPage,
-                reusedStartPage: LandingPage, reusedStartError: KCAuthError) {
+    public init(cookieName: String, cookieValue: String, lifetime: Int, reusedStartError: KCAuthError) {
         self.cookieName = cookieName
         self.cookieValue = cookieValue
         self.lifetime = lifetime
-        self.otherBrowserPage = otherBrowserPage
-        self.reusedStartPage = reusedStartPage
         self.reusedStartError = reusedStartError
     }
 
@@ -39,10 +34,8 @@ public struct BrowserBinding: Sendable, Equatable {
             // 128 bits, like `state` (RFC 6749 §10.10: not guessable).
             cookieValue: Base64URL.encode(try random.bytes(16)),
             lifetime: Int(seconds) + 60,
-            otherBrowserPage: LandingPages.otherBrowser,
-            reusedStartPage: LandingPages.startUsedTwice,
             reusedStartError: KCAuthError(
                 .cancelled, "the sign-in link kcauth gave the browser was opened twice, so another program may be racing your browser; kcauth stopped this login and stored nothing",
-                hint: "run `kcauth login` again; if this repeats, check which programs run on this machine"))
+                remedy: .signInAgainThenCheckPrograms))
     }
 }

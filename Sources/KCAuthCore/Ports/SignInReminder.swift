@@ -7,16 +7,3 @@ public protocol SignInReminder: Sendable {
     /// best effort, never throws.
     func remind(profile: String)
 }
-
-public enum SignInReminderRule {
-    /// At most one reminder per profile in this many seconds, across all processes.
-    public static let interval = 600.0
-
-    /// The notification's title: the words the issue asks for, the profile name (a valid
-    /// profile name: letters, digits, `.`, `_`, `-`).
-    public static func summary(profile: String) -> String { "kcauth: sign in again for profile \(profile)" }
-
-    public static func body(profile: String) -> String {
-        "Run " + (profile == ProfileName.defaultName ? "kcauth login" : "kcauth login --profile \(profile)") + " in a terminal."
-    }
-}

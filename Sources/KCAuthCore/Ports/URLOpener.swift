@@ -1,4 +1,4 @@
-/// Shows a URL to the user in a browser (`--browser-command`, `$BROWSER`, WSL's launchers, else
+/// Shows a URL to the user in a browser (`browser_command`, `$BROWSER`, WSL's launchers, else
 /// `xdg-open`). The launcher's own output must never reach stdout, and the URL is never treated
 /// as a shell word.
 public protocol URLOpener: Sendable {

@@ -1,20 +1,21 @@
-/// What `kcauth login`'s command line said about the settings of issue 11 that a profile keeps:
+/// What the login's command line said about the settings of issue 11 that a profile keeps:
 /// sticky authorization parameters and where the client's credentials come from (never the
 /// credentials: a secret in argv is readable by every user of the machine).
 public struct LoginSettingsFlags: Sendable, Equatable {
     public var idpHint: String?
     public var acrValues: String?
     public var uiLocales: String?
-    /// `--client-credentials`.
+    /// The client signs in as itself (the `grant` setting).
     public var clientCredentials = false
+    /// Paths as given, made absolute by the command line.
     public var clientSecretFile: String?
     public var clientKey: String?
     public var clientKeyID: String?
     public var clientKeyAlgorithm: String?
     public var clientAssertionFile: String?
-    /// `--dpop` (`yes`) or `--dpop-mode MODE`; `--par MODE`.
-    public var dpop: String?
-    public var par: String?
+    /// The `dpop` and `par` settings of this login.
+    public var dpop: DPoPMode?
+    public var par: PARMode?
 
     public init(idpHint: String? = nil, acrValues: String? = nil, uiLocales: String? = nil, clientCredentials: Bool = false,
                 clientSecretFile: String? = nil, clientKey: String? = nil, clientKeyID: String? = nil,

@@ -13,7 +13,7 @@ extension ResolvedProfile {
     }
 
     /// The authorization request's parameters: this profile's sticky ones with the one-off
-    /// ones of this login (`--prompt`, `--login-hint`, `--max-age`, `--param`).
+    /// ones of this login (`prompt`, `login_hint`, `max_age`, extra parameters).
     public func authorizationParameters(oneOff: AuthorizationParameters) -> AuthorizationParameters {
         var parameters = oneOff
         parameters.idpHint = idpHint?.value

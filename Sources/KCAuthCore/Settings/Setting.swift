@@ -2,11 +2,10 @@
 public struct Setting<Value: Sendable & Equatable>: Sendable, Equatable {
     public var value: Value
     public var source: SettingSource
-    /// The flag, variable or file key that supplied it (`--ca-file`, `KCAUTH_CA_FILE`,
-    /// `ca_file`); nil for a default.
-    public var origin: String?
+    /// The option, variable or file key that supplied it; nil for a default.
+    public var origin: SettingOrigin?
 
-    public init(_ value: Value, _ source: SettingSource, origin: String? = nil) {
+    public init(_ value: Value, _ source: SettingSource, origin: SettingOrigin? = nil) {
         self.value = value
         self.source = source
         self.origin = origin

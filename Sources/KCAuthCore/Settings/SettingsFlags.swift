@@ -1,5 +1,6 @@
-/// What the command line said about a profile's settings, before any interpretation. Every
-/// field is optional: nil means "not given", and the resolver looks further down.
+/// What the command line said about a profile's settings, checked and typed by the command line
+/// (its words for a wrong value are its own). Every field is optional: nil means "not given",
+/// and the resolver looks further down.
 public struct SettingsFlags: Sendable, Equatable {
     public var profile: String?
     public var issuer: String?
@@ -8,19 +9,22 @@ public struct SettingsFlags: Sendable, Equatable {
     public var realm: String?
     public var clientID: String?
     public var scope: String?
-    public var storage: String?
+    public var storage: StorageKind?
     public var caFile: String?
     public var flow: FlowSetting?
-    public var port: String?
-    public var timeout: String?
+    public var port: UInt16?
+    /// Seconds to wait for the browser.
+    public var timeout: Double?
     /// Issue 11: sticky authorization parameters and the client's credentials (see `LoginSettingsFlags`).
     public var login = LoginSettingsFlags()
-    /// `--browser-command`; an empty string forgets the saved one.
-    public var browserCommand: String?
+    /// The browser command given for this login (saved with it).
+    public var browserCommand: BrowserCommand?
+    /// An empty browser command was given: the saved one is forgotten.
+    public var forgetsBrowserCommand = false
 
     public init(profile: String? = nil, issuer: String? = nil, server: String? = nil, realm: String? = nil, clientID: String? = nil,
-                scope: String? = nil, storage: String? = nil, caFile: String? = nil, flow: FlowSetting? = nil,
-                port: String? = nil, timeout: String? = nil, browserCommand: String? = nil) {
+                scope: String? = nil, storage: StorageKind? = nil, caFile: String? = nil, flow: FlowSetting? = nil,
+                port: UInt16? = nil, timeout: Double? = nil, browserCommand: BrowserCommand? = nil) {
         self.browserCommand = browserCommand
         self.profile = profile
         self.issuer = issuer

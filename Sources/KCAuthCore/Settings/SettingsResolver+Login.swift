@@ -8,72 +8,59 @@ extension SettingsResolver {
     public static let clientAssertionVariable = "KCAUTH_CLIENT_ASSERTION"
 
     func resolveLogin(_ f: LoginSettingsFlags, saved: ProfileSettings, into resolved: inout ResolvedProfile) throws {
-        for (value, origin) in [(f.idpHint, "--idp-hint"), (f.acrValues, "--acr-values"), (f.uiLocales, "--ui-locales"),
-                                (f.clientSecretFile, "--client-secret-file"), (f.clientKey, "--client-key"),
-                                (f.clientKeyID, "--client-key-id"), (f.clientKeyAlgorithm, "--client-key-alg"),
-                                (f.clientAssertionFile, "--client-assertion-file")] {
-            if let value { try InputText.check(value, from: origin) }
-        }
-        // An empty flag forgets the saved value (`--idp-hint ''`).
-        resolved.idpHint = f.idpHint == "" ? nil : try pick(f.idpHint, "--idp-hint", env: nil, saved: saved.idpHint, key: "idp_hint")
-        resolved.acrValues = f.acrValues == "" ? nil : try pick(f.acrValues, "--acr-values", env: nil, saved: saved.acrValues, key: "acr_values")
-        resolved.uiLocales = f.uiLocales == "" ? nil : try pick(f.uiLocales, "--ui-locales", env: nil, saved: saved.uiLocales, key: "ui_locales")
+        // An empty option forgets the saved value.
+        resolved.idpHint = f.idpHint == "" ? nil : try pick(f.idpHint, env: nil, saved: saved.idpHint, key: "idp_hint")
+        resolved.acrValues = f.acrValues == "" ? nil : try pick(f.acrValues, env: nil, saved: saved.acrValues, key: "acr_values")
+        resolved.uiLocales = f.uiLocales == "" ? nil : try pick(f.uiLocales, env: nil, saved: saved.uiLocales, key: "ui_locales")
         resolved.clientAuth = try clientAuth(f, saved: saved)
         resolved.dpop = try dpop(f.dpop, saved: saved.dpop)
-        if let raw = f.par {
-            guard let mode = PARMode(rawValue: raw) else {
-                throw KCAuthError(.usage, "invalid value '\(Sanitize.oneLine(raw))' for --par: use one of auto, always, never")
-            }
-            resolved.par = Setting(mode, .flag, origin: "--par")
+        if let mode = f.par {
+            resolved.par = Setting(mode, .flag, origin: .option("par"))
         } else if let saved = saved.par {
-            resolved.par = Setting(saved, .profile, origin: "par")
+            resolved.par = Setting(saved, .profile, origin: .file("par"))
         }
         if f.clientCredentials {
-            resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: "--client-credentials")
+            resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: .option("grant"))
         } else if let grant = saved.grant {
-            resolved.grant = Setting(grant, .profile, origin: "grant")
+            resolved.grant = Setting(grant, .profile, origin: .file("grant"))
         }
     }
 
-    /// `--dpop`/`--dpop-mode` > `KCAUTH_DPOP` (any case) > the profile's `dpop` > no.
-    private func dpop(_ flag: String?, saved: DPoPMode?) throws -> Setting<DPoPMode> {
-        if let flag {
-            guard let mode = DPoPMode(rawValue: flag) else {
-                throw KCAuthError(.usage, "invalid value '\(Sanitize.oneLine(flag))' for --dpop-mode: use one of no, yes, refresh-only")
-            }
-            return Setting(mode, .flag, origin: "--dpop-mode")
-        }
+    /// The option > `KCAUTH_DPOP` (any case) > the profile's `dpop` > no.
+    private func dpop(_ flag: DPoPMode?, saved: DPoPMode?) throws -> Setting<DPoPMode> {
+        if let flag { return Setting(flag, .flag, origin: .option("dpop")) }
         if let raw = try environment.value("KCAUTH_DPOP"), !raw.isEmpty {
             guard let mode = DPoPMode(rawValue: SettingCheck.asciiLowercased(raw)) else {
                 throw KCAuthError(.usage, "KCAUTH_DPOP='\(Sanitize.oneLine(raw))' is not no, yes or refresh-only")
             }
-            return Setting(mode, .environment, origin: "KCAUTH_DPOP")
+            return Setting(mode, .environment, origin: .environment("KCAUTH_DPOP"))
         }
-        if let saved { return Setting(saved, .profile, origin: "dpop") }
+        if let saved { return Setting(saved, .profile, origin: .file("dpop")) }
         return Setting(.no, .default)
     }
 
     private func clientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {
+        // The command line says which of its options clash before it gets here.
         if f.clientKey == nil, f.clientKeyID != nil || f.clientKeyAlgorithm != nil {
-            throw KCAuthError(.usage, "--client-key-id and --client-key-alg go with --client-key FILE")
+            throw KCAuthError(.usage, "a client key id and algorithm go with a client key")
         }
         var given: [Setting<ClientAuthenticationSetting>] = []
         if let raw = f.clientSecretFile {
-            let path = try absolute(Setting(raw, .flag, origin: "--client-secret-file")).value
-            given.append(Setting(.clientSecret(ClientSecretSource(.file(path)), method: nil), .flag, origin: "--client-secret-file"))
+            let path = try absolute(Setting(raw, .flag, origin: .option("client_secret_file"))).value
+            given.append(Setting(.clientSecret(ClientSecretSource(.file(path)), method: nil), .flag, origin: .option("client_secret_file")))
         }
         if let raw = f.clientKey {
-            let path = try absolute(Setting(raw, .flag, origin: "--client-key")).value
+            let path = try absolute(Setting(raw, .flag, origin: .option("client_key"))).value
             if let name = f.clientKeyAlgorithm { _ = try ClientKey.algorithm(named: name) }
             given.append(Setting(.privateKey(file: path, keyID: f.clientKeyID, algorithm: f.clientKeyAlgorithm?.uppercased()),
-                                 .flag, origin: "--client-key"))
+                                 .flag, origin: .option("client_key")))
         }
         if let raw = f.clientAssertionFile {
-            let path = try absolute(Setting(raw, .flag, origin: "--client-assertion-file")).value
-            given.append(Setting(.clientAssertion(.file(path)), .flag, origin: "--client-assertion-file"))
+            let path = try absolute(Setting(raw, .flag, origin: .option("client_assertion_file"))).value
+            given.append(Setting(.clientAssertion(.file(path)), .flag, origin: .option("client_assertion_file")))
         }
         guard given.count <= 1 else {
-            throw KCAuthError(.usage, "give one client credential: \(given.compactMap(\.origin).joined(separator: ", ")) were given together")
+            throw KCAuthError(.usage, "give one client credential: \(given.compactMap(\.origin?.plainName).joined(separator: ", ")) were given together")
         }
         if let flag = given.first { return flag }
         // Set means non-empty; the value itself is read only when a request needs it.
@@ -89,13 +76,13 @@ extension SettingsResolver {
                 method = pinned
             }
             return Setting(.clientSecret(ClientSecretSource(.environment(Self.clientSecretVariable)), method: method),
-                           .environment, origin: Self.clientSecretVariable)
+                           .environment, origin: .environment(Self.clientSecretVariable))
         case (false, true):
-            return Setting(.clientAssertion(.environment(Self.clientAssertionVariable)), .environment, origin: Self.clientAssertionVariable)
+            return Setting(.clientAssertion(.environment(Self.clientAssertionVariable)), .environment, origin: .environment(Self.clientAssertionVariable))
         case (false, false):
             break
         }
-        if let remembered = saved.clientAuth { return Setting(remembered, .profile, origin: "client_auth") }
+        if let remembered = saved.clientAuth { return Setting(remembered, .profile, origin: .file("client_auth")) }
         return Setting(.none, .default)
     }
 }

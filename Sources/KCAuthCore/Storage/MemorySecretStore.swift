@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A store that keeps nothing beyond the process: `kcauth login --storage memory` for one-shot CI
+/// A store that keeps nothing beyond the process: a login's `memory` storage, for one-shot CI
 /// jobs, where the token is printed once (`-o raw|json`) and nothing is left on the machine.
 public final class MemorySecretStore: SecretStore {
     public let name = "memory"

@@ -11,8 +11,12 @@ public enum StorageKind: String, Sendable, CaseIterable {
     /// one-shot choice of `login`: remembering it would make every later command "not logged in".
     public static let persistent: [StorageKind] = [.keyring, .encrypted, .file]
 
-    /// Parses a user-given value; `source` names where it came from in the error ("--storage",
-    /// "$KCAUTH_STORAGE", "PATH: profile [x]").
+    /// The store's name in the runtime cache's records and session marks (the contract's
+    /// ``CachePolicy``, which the front reads without this type): the setting's own word.
+    public var recordName: String { rawValue }
+
+    /// Parses a user-given value; `source` names where it came from in the error, in the
+    /// caller's words ("$KCAUTH_STORAGE", "PATH: profile [x]", an option).
     public init(parsing raw: String, source: String, allowed: [StorageKind] = StorageKind.allCases) throws {
         guard let kind = StorageKind(rawValue: raw), allowed.contains(kind) else {
             let choices = allowed.map(\.rawValue).joined(separator: ", ")

@@ -25,8 +25,8 @@ struct BrowserLogout: Sendable {
             notify(.waiting(redirectURI: listener.redirectURI, timeout: timeout))
             _ = try listener.receive(timeout: timeout) { request in
                 request["state"] == expected
-                    ? .finish(LogoutPages.signedOut(profile: profile))
-                    : .keepWaiting(LogoutPages.notThisLogout)
+                    ? .finish(.signedOut(profile: profile))
+                    : .keepWaiting(.notThisSignOut)
             }
             return .ended
         } catch {

@@ -129,7 +129,7 @@ extension JSONValue {
     }
 
     /// RFC 8259 §7: quote, backslash and control characters are escaped; the rest stays UTF-8.
-    static func quoted(_ s: String) -> String {
+    public static func quoted(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

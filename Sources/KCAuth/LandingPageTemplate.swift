@@ -1,45 +1,20 @@
-/// The pages the browser shows after the redirect: self-contained HTML (no scripts, no external
-/// resources), readable in light and dark mode, saying what happened and what to do next.
+/// The frame of every landing page (`LandingPage`): self-contained HTML (no scripts, no
+/// external resources), readable in light and dark mode. Renderers fill in what happened and
+/// what to do next.
 ///
 /// Checked in a real headless Chromium with JavaScript off (Tests/Integration/test_landing_pages.py):
 /// the visible text, no request but the page itself, text of at least 14 px, and WCAG AA contrast
 /// (4.5:1) in both color schemes.
-public enum LandingPages {
-    public static func success(user: String?, profile: String) -> LandingPage {
-        let who = user.map { " as <strong>\(escape($0))</strong>" } ?? ""
-        return page(status: 200, title: "Signed in", mark: "✓", tone: "ok",
-                    heading: "You are signed in\(who)",
-                    body: "kcauth stored the session for profile <code>\(escape(profile))</code>. You can close this tab and return to the terminal.")
-    }
-
-    public static func failure(_ error: KCAuthError) -> LandingPage {
-        page(status: 400, title: "Sign-in failed", mark: "✗", tone: "bad",
-             heading: "Sign-in failed",
-             paragraphs: [
-                 "<span class=\"reason\">\(escape(sentence(error.message)))</span>",
-                 "Nothing was stored. Return to the terminal for details, then run <code>kcauth login</code> again.",
-             ])
-    }
-
-    public static let notThisLogin = page(
-        status: 400, title: "Not this sign-in", mark: "!", tone: "bad",
-        heading: "This response does not belong to the current sign-in",
-        body: "kcauth is still waiting for the sign-in it started. Finish that one in the tab kcauth opened, or run <code>kcauth login</code> again.")
-
-    /// A page with one paragraph of (already escaped) HTML.
-    static func page(status: Int, title: String, mark: String, tone: String, heading: String, body: String) -> LandingPage {
-        page(status: status, title: title, mark: mark, tone: tone, heading: heading, paragraphs: [body])
-    }
-
+public enum LandingPageTemplate {
     /// A page with paragraphs of (already escaped) HTML. `tone` is `ok` or `bad`: the color of
     /// the mark and of the card's top edge.
     ///
     /// The Content-Security-Policy makes "self-contained" hold in the browser too: nothing but
     /// the inline style may load. `<link rel="icon" href="data:,">` stops the browser's request
     /// for /favicon.ico, which would reach a port kcauth no longer listens on.
-    static func page(status: Int, title: String, mark: String, tone: String, heading: String, paragraphs: [String]) -> LandingPage {
+    public static func html(title: String, mark: String, tone: String, heading: String, paragraphs: [String]) -> String {
         let text = paragraphs.map { "<p>\($0)</p>" }.joined(separator: "\n")
-        return LandingPage(status: status, html: """
+        return """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8">
         <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
@@ -64,19 +39,19 @@ public enum LandingPages {
         \(text)
         <footer>kcauth</footer></main></body></html>
 
-        """)
+        """
     }
 
     /// An error message as a sentence on a page: capital first letter, closing punctuation
     /// (the CLI prints the same messages lower-case after `error: `).
-    static func sentence(_ message: String) -> String {
+    public static func sentence(_ message: String) -> String {
         let trimmed = message.trimmingSuffix(while: { $0 == " " || $0 == "\n" })
         guard let first = trimmed.first else { return trimmed }
         let capitalized = first.uppercased() + trimmed.dropFirst()
         return ".!?".contains(capitalized.last!) ? capitalized : capitalized + "."
     }
 
-    static func escape(_ s: String) -> String {
+    public static func escape(_ s: String) -> String {
         var out = ""
         for ch in s {
             switch ch {

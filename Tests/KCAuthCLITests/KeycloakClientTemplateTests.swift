@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import KCAuthCore
-import KCAuthTestSupport
+@testable import KCAuthCLI
+import KCAuthCore
 
 /// `kcauth setup-client`'s output: JSON Keycloak imports, with the settings kcauth needs.
 @Suite struct KeycloakClientTemplateTests {

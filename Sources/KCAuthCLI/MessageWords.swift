@@ -1,0 +1,14 @@
+import KCAuthCore
+
+/// An error's message in the CLI's words: the core's own message, unless the error states a
+/// fact (`KCAuthError.Problem`) that names a setting the person gave as an option.
+enum MessageWords {
+    static func message(_ error: KCAuthError) -> String {
+        switch error.problem {
+        case .signInOlderThanMaxAge(let age, let maxAge)?:
+            return "the ID token was rejected: the sign-in it describes is \(age) s old, more than --max-age \(maxAge)"
+        case nil:
+            return error.message
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Testing
+@testable import KCAuthCLI
+import KCAuthCore
+
+/// The CLI's words for the core's typed facts: remedies, problems and where a setting came from.
+@Suite struct RemedyWordsTests {
+    @Test func anErrorsOwnHintComesBeforeItsRemedy() {
+        var error = KCAuthError(.timedOut, "no answer", remedy: .useFixedPort)
+        #expect(ErrorPresenter.line(error) == "error: no answer; " + RemedyWords.fixedPortAfterTimeout)
+        error.hint = "look elsewhere"
+        #expect(ErrorPresenter.line(error) == "error: no answer; look elsewhere")
+    }
+
+    @Test func remediesNameTheCommandForTheProfile() {
+        #expect(RemedyWords.text(.signInWithClientCredentials(profile: "ci"))
+                == "run `kcauth login --profile ci --client-credentials` with the client's secret or key")
+        #expect(RemedyWords.text(.signInAgain(profile: "default")) == "run `kcauth login` again")
+        #expect(RemedyWords.text(.pushAuthorizationRequests).contains("--par always"))
+    }
+
+    @Test func aProblemIsPhrasedWithTheOption() {
+        var error = KCAuthError(.invalidIDToken, "the ID token was rejected: the sign-in it describes is 36 s old, more than max_age 30")
+        error.problem = .signInOlderThanMaxAge(age: 36, maxAge: 30)
+        #expect(ErrorPresenter.line(error).hasPrefix("error: the ID token was rejected: the sign-in it describes is 36 s old, more than --max-age 30; "))
+        #expect(error.with(message: "other").problem == nil, "a new message drops the fact the old one stated")
+    }
+
+    @Test func originsAreNamedAsThePersonGaveThem() {
+        #expect(SettingOriginWords.name(.option("port")) == "--port")
+        #expect(SettingOriginWords.name(.option("dpop")) == "--dpop-mode")
+        #expect(SettingOriginWords.name(.option("grant")) == "--client-credentials")
+        #expect(SettingOriginWords.name(.option("profile")) == "--profile")
+        #expect(SettingOriginWords.name(.option("timeout")) == "--timeout")
+        #expect(SettingOriginWords.name(.serverAndRealm) == "--server/--realm")
+        #expect(SettingOriginWords.name(.environment("KCAUTH_CA_FILE")) == "KCAUTH_CA_FILE")
+        #expect(SettingOriginWords.name(.file("ca_file")) == "ca_file")
+    }
+}
