@@ -39,7 +39,7 @@ public struct Adapters: Sendable {
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
-    // MARK: integrations (helper A: git and docker helpers, exec, kubeconfig)
+    // MARK: integrations: git and docker helpers, exec, kubeconfig
     /// Standard input, for the git and docker credential helpers' requests.
     public var standardInput: any StandardInputSource = SystemStandardInput()
     /// The user's command for `exec` (replaced into, or started and watched with `--keep-fresh`).
@@ -48,7 +48,7 @@ public struct Adapters: Sendable {
     public var tokenFiles: any TokenFiles = SystemTokenFiles()
     /// The kubeconfig file `kubeconfig --merge` rewrites.
     public var kubeconfigFiles: any KubeconfigFiles = SystemKubeconfigFiles()
-    // MARK: doctor, stores, ssh (helper B)
+    // MARK: doctor, stores, ssh
     /// What `doctor` checks on this machine (keyring, stores, runtime directory, browser).
     public var hostInspection: @Sendable () -> any HostInspection
     /// The encrypted store's key in the kernel keyring (`unlock`, `lock`, `passphrase`); nil:
@@ -60,7 +60,7 @@ public struct Adapters: Sendable {
     public var ssh: @Sendable () -> any SSHClient = { SystemSSHClient() }
     /// The remote side's way to the laptop: the forwarded socket.
     public var forwardConnector: @Sendable () -> any ForwardConnector = { SocketForwardConnector() }
-    // MARK: login (helper C)
+    // MARK: login
     /// The device flow's link as a QR code on the terminal.
     public var qrCode: any QRCodeRenderer = NoQRCode()
     /// Whether this is WSL, where the Windows browser opens without any display variable
@@ -127,12 +127,12 @@ public struct Adapters: Sendable {
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
         adapters.signInLock = { FileSignInLock() }
-        // MARK: doctor, stores, ssh (helper B)
+        // MARK: doctor, stores, ssh
         adapters.hostInspection = { [secretStore = adapters.secretStore] in
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
         }
         adapters.storeKeyring = { [secretStore = adapters.secretStore] in secretStore(.encrypted) { _ in } as? any StoreKeyring }
-        // MARK: login (helper C)
+        // MARK: login
         adapters.qrCode = TerminalQRRenderer()
         adapters.wsl = { WSLProbe().isWSL(environment: environment) }
         return adapters

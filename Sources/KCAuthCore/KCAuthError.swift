@@ -76,7 +76,7 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A kubeconfig kcauth cannot edit: add its entries by hand.
         case addEntryByHand
 
-        // MARK: doctor, stores, ssh (helper B)
+        // MARK: doctor, stores, ssh
         /// The provider's TLS certificate is not trusted: name a CA file (`caFile`: the one in
         /// use, which does not hold the issuing CA).
         case checkCA(host: String, caFile: String?)
@@ -112,7 +112,7 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case readableCAFile
         /// The provider did not answer in time: try again, or check it.
         case retryOrCheckProvider
-        // MARK: login and sessions (helper C)
+        // MARK: login and sessions
         /// The client-credentials grant needs the client's secret, key or assertion.
         case giveClientCredential
         /// The profile names no provider (issuer) yet.

@@ -18,7 +18,7 @@ public enum JWSVerifier {
             if let use = key.use, use != "sig" { return false }
             if let alg = key.alg, alg != header.alg { return false }
             guard key.kty == algorithm.keyType else { return false }
-            if case .ecdsa(let curve) = algorithm.family, key.crv != curve.rawValue { return false }
+            if case .ecdsa(let curve) = algorithm.family, key.crv.flatMap(ECCurve.init(rawValue:)) != curve { return false }
             return true
         }
     }

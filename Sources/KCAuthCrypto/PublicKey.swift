@@ -15,7 +15,7 @@ final class PublicKey {
         if let use = jwk.use, use != "sig" {
             throw CryptoError.invalidKey("the key is for \"use\": \"\(use)\", not signatures")
         }
-        if let alg = jwk.alg, alg != algorithm.rawValue {
+        if let alg = jwk.alg, JWSAlgorithm(rawValue: alg) != algorithm {
             throw CryptoError.invalidKey("the key is for \(alg), the token uses \(algorithm.rawValue)")
         }
         guard jwk.kty == algorithm.keyType else {
@@ -62,7 +62,7 @@ final class PublicKey {
     }
 
     private static func importEC(_ jwk: JWK, curve: ECCurve) throws -> OpaquePointer {
-        guard jwk.crv == curve.rawValue else {
+        guard jwk.crv.flatMap(ECCurve.init(rawValue:)) == curve else {
             throw CryptoError.invalidKey("the EC key is on \(jwk.crv.map { "\"\($0)\"" } ?? "no curve"), not \(curve.rawValue)")
         }
         // RFC 7518 §6.2.1.2/3: each coordinate MUST be the full size of a coordinate for the curve.

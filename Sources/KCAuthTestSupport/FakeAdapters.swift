@@ -24,7 +24,7 @@ public final class FakeAdapters: @unchecked Sendable {
     public let launcher = RecordingLauncher()
     public let tokenFiles = MemoryTokenFiles()
     public let kubeconfigFiles = MemoryKubeconfigFiles()
-    // MARK: doctor, stores, ssh (helper B)
+    // MARK: doctor, stores, ssh
     /// `doctor`'s machine: every check passes unless a test scripts a failure.
     public let host = ScriptedHostInspection()
     /// The encrypted store's key and the kernel keyring (`unlock`, `lock`, `passphrase`).

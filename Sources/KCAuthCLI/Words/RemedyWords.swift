@@ -7,9 +7,9 @@ enum RemedyWords {
         switch remedy {
         case .signIn(let profile): return LoginHint.command(profile: profile)
         case .signInAgain(let profile): return LoginHint.command(profile: profile) + " again"
-        // MARK: integrations (helper A)
+        // MARK: integrations
         case .addEntryByHand: return "add the entry printed by `kcauth kubeconfig` by hand"
-        // MARK: doctor, stores, ssh (helper B)
+        // MARK: doctor, stores, ssh
         case .checkCA(_, let caFile?): return "check that \(caFile) holds the CA that issued it"
         case .checkCA(_, nil): return "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)"
         case .checkHostName: return "check the host name in the issuer URL and the DNS"
@@ -31,7 +31,7 @@ enum RemedyWords {
         case .relockStore: return "run `kcauth lock` to remove it, then `kcauth unlock`"
         case .readableCAFile: return "pass a readable PEM file to --ca-file"
         case .retryOrCheckProvider: return "the provider is slow or stuck; try again, or check it with `kcauth doctor`"
-        // MARK: login and sessions (helper C)
+        // MARK: login and sessions
         case .giveClientCredential:
             return "export KCAUTH_CLIENT_SECRET, or pass --client-secret-file FILE, --client-key FILE or --client-assertion-file FILE"
         case .giveIssuer: return "pass --issuer URL, or --server URL --realm NAME"
@@ -43,7 +43,7 @@ enum RemedyWords {
             return "run `\(command)`" + (issuer ? " (or --server URL --realm NAME instead of --issuer)" : "")
         case .passSettings: return "pass the settings as flags: `kcauth login --help`"
         case .noSuchProfile(let name): return "see `kcauth profiles`; `kcauth login --profile \(name)` creates it"
-        // MARK: flows, settings, storage (helper D)
+        // MARK: flows, settings, storage
         case .useFixedPort: return fixedPortAfterTimeout
         case .useBrowserFlow: return "sign in with the browser flow: `kcauth login --browser`"
         case .useBrowserFlowOrEnableDevice(let clientID):

@@ -1,4 +1,4 @@
-/// The 0600 file `exec --keep-fresh` keeps the access token in, rewritten atomically before it
+/// The 0600 file a kept-fresh `exec` keeps the access token in, rewritten atomically before it
 /// expires and removed when the command ends.
 public protocol TokenFiles: Sendable {
     /// A fresh private directory for one run's token file; the file is `directory + "/token"`.

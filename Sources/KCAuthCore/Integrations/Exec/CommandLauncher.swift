@@ -1,5 +1,5 @@
 /// The user's command, run for `exec`: kcauth becomes it (execve), or starts it and stays its
-/// parent (`--keep-fresh`), passing on the signals sent to kcauth. A port so that the exec use
+/// parent (keeping a token file fresh), passing on the signals sent to kcauth. A port so that the exec use
 /// cases run in-process in tests without starting anything.
 public protocol CommandLauncher: Sendable {
     /// Replaces this process with `arguments` (found on `PATH` of `environment`); returns only

@@ -1,4 +1,4 @@
-/// Why a socket may not be created at a path a person chose (`forward-agent --socket`): nobody
+/// Why a socket may not be created at a path a person chose (the forward agent's socket): nobody
 /// else may be able to reach or replace it.
 public enum SocketPathProblem: Error, Sendable, Equatable {
     /// Its directory (this) does not exist or is not a directory.
