@@ -112,6 +112,28 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case readableCAFile
         /// The provider did not answer in time: try again, or check it.
         case retryOrCheckProvider
+        // MARK: the system's adapters
+        /// No Secret Service (or it lost an item): start one, or choose a store that needs none.
+        case startKeyring
+        /// The Secret Service has no default collection: create one, or choose another store.
+        case createKeyringCollection
+        /// Install a Secret Service and sign in to a desktop, or choose another store (doctor).
+        case installKeyring
+        /// The keyring is locked: unlock it by hand.
+        case unlockKeyring
+        /// The keyring is locked: the commands ask in its own dialog, or unlock it by hand (doctor).
+        case unlockKeyringWithDialog
+        /// The keyring did not answer: restart it.
+        case restartKeyring
+        /// The loopback port is taken: another one, or none (any free port).
+        case chooseAnotherPort
+        /// The loopback port is privileged: one above 1023, or none.
+        case choosePortAbove1023
+        /// No browser started: open the address by hand, or name a browser (`fixCommand`: the
+        /// profile's browser command is what failed).
+        case openAddressYourself(fixCommand: Bool)
+        /// The browser launcher failed after it started: open the address, or name a browser.
+        case openAddressOrNameBrowser
         // MARK: login and sessions
         /// The client-credentials grant needs the client's secret, key or assertion.
         case giveClientCredential

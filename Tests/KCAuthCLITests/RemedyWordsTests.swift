@@ -18,6 +18,17 @@ import KCAuthCore
         #expect(RemedyWords.text(.pushAuthorizationRequests).contains("--par always"))
     }
 
+    @Test func theKeyringsAdviceIsTheCLIsAndNamesEveryStoreThatNeedsNoKeyring() {
+        let locked = KCAuthError(.storageLocked, "the keyring was not unlocked within 30 s", remedy: .unlockKeyring)
+        #expect(ErrorPresenter.line(locked).hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))
+        #expect(ErrorPresenter.line(locked).contains("gnome-keyring-daemon --replace --unlock"))
+        for remedy in [KCAuthError.Remedy.startKeyring, .createKeyringCollection, .installKeyring] {
+            #expect(RemedyWords.text(remedy).hasSuffix("`--storage memory` (nothing kept)"), "kcauth never falls back to a file by itself: it says so")
+        }
+        #expect(RemedyWords.text(.openAddressYourself(fixCommand: true)).contains("--browser-command"))
+        #expect(RemedyWords.text(.openAddressYourself(fixCommand: false)).contains("$BROWSER"))
+    }
+
     @Test func aProblemIsPhrasedWithTheOption() {
         var error = KCAuthError(.invalidIDToken, "the ID token was rejected: the sign-in it describes is 36 s old, more than max_age 30")
         error.problem = .signInOlderThanMaxAge(age: 36, maxAge: 30)

@@ -92,7 +92,7 @@ struct BrowserOpenerTests {
         }
         #expect(error.code == .configuration)
         #expect(error.message == "cannot start a browser (tried: /nonexistent/a, \(dir.file("not-executable")))")
-        #expect(error.hint == "open the URL printed above yourself, or set $BROWSER")
+        #expect(error.remedy == .openAddressYourself(fixCommand: false))
         #expect(error.cause == "/nonexistent/a: No such file or directory; \(dir.file("not-executable")): Permission denied")
     }
 

@@ -16,12 +16,12 @@ import KCAuthCore
         }
         #expect(error.code == .storageLocked)
         #expect(error.message == "the keyring \"Login\" is locked and there is no display (DISPLAY, WAYLAND_DISPLAY) for its unlock dialog")
-        #expect(error.hint?.contains("gnome-keyring-daemon --replace --unlock") == true)
+        #expect(error.remedy == .unlockKeyring)
     }
 
     @Test func reportingCommandsNeverPromptEvenOnADisplay() {
         #expect(LibSecretUnlockPolicy.decide(label: nil, hasDisplay: true, promptsAllowed: false)
-                == .fail(KCAuthError(.storageLocked, "the keyring is locked", hint: LibSecretMessages.lockedHint)))
+                == .fail(KCAuthError(.storageLocked, "the keyring is locked", remedy: .unlockKeyring)))
     }
 
     @Test func theDisplayComesFromEitherVariableAndMustNotBeEmpty() {
@@ -35,9 +35,9 @@ import KCAuthCore
         let dismissed = LibSecretMessages.unlockDismissed("Login")
         #expect(dismissed.code == .storageLocked && dismissed.message
                 == "the keyring \"Login\" was not unlocked: its unlock dialog was dismissed or could not be shown")
-        let line = LibSecretMessages.unlockTimedOutLine(nil, seconds: 30)
-        #expect(line.hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))
-        #expect(!line.contains("\n"))
+        let timedOut = LibSecretMessages.unlockTimedOut(nil, seconds: 30)
+        #expect(timedOut.code == .storageLocked && timedOut.message == "the keyring was not unlocked within 30 s")
+        #expect(timedOut.remedy == .unlockKeyring && dismissed.remedy == .unlockKeyring)
     }
 
     @Test func aReportingStoreIsStillALibSecretStore() {

@@ -39,7 +39,7 @@ struct LoopbackReceiverTests {
         let error = try #require(throws: KCAuthError.self) { _ = try LoopbackReceiver(pages: TestPages()).bind(port: port) }
         #expect(error.code == .usage)
         #expect(error.message == "port \(port) on 127.0.0.1 is already in use")
-        #expect(error.hint == "choose another --port or omit it")
+        #expect(error.remedy == .chooseAnotherPort && error.hint == nil)
     }
 
     @Test("a fixed free port is honoured")

@@ -31,6 +31,28 @@ enum RemedyWords {
         case .relockStore: return "run `kcauth lock` to remove it, then `kcauth unlock`"
         case .readableCAFile: return "pass a readable PEM file to --ca-file"
         case .retryOrCheckProvider: return "the provider is slow or stuck; try again, or check it with `kcauth doctor`"
+        // MARK: the system's adapters
+        case .startKeyring:
+            return "start one (a desktop session has gnome-keyring or KeePassXC; headless: `gnome-keyring-daemon --unlock`)" + chooseAStore
+        case .createKeyringCollection:
+            return "create one: log in to a desktop session once, or pipe a new password into `gnome-keyring-daemon --replace --unlock`"
+                + chooseAStore
+        case .installKeyring:
+            return "install gnome-keyring (or KeePassXC with its Secret Service integration) and log in to a desktop session" + chooseAStore
+        // Plain `gnome-keyring-daemon --unlock` does not unlock an already running daemon (it
+        // starts a second one); `--replace --unlock` does (verified against gnome-keyring 42.1).
+        case .unlockKeyring:
+            return "unlock it: log in to the desktop session or open \"Passwords and Keys\"; "
+                + "headless, pipe its password into `gnome-keyring-daemon --replace --unlock`"
+        case .unlockKeyringWithDialog:
+            return "kcauth login, token, refresh, logout and whoami ask for its password in the keyring's own "
+                + "dialog when a display is available; or " + text(.unlockKeyring)
+        case .restartKeyring: return "restart gnome-keyring-daemon (or log out and back in)"
+        case .chooseAnotherPort: return "choose another --port or omit it"
+        case .choosePortAbove1023: return "choose a port above 1023 or omit --port"
+        case .openAddressYourself(fixCommand: false): return "open the URL printed above yourself, or set $BROWSER"
+        case .openAddressYourself(fixCommand: true): return "open the URL printed above yourself, or fix --browser-command"
+        case .openAddressOrNameBrowser: return "open the URL yourself, or name a browser with --browser-command"
         // MARK: login and sessions
         case .giveClientCredential:
             return "export KCAUTH_CLIENT_SECRET, or pass --client-secret-file FILE, --client-key FILE or --client-assertion-file FILE"
@@ -65,6 +87,11 @@ enum RemedyWords {
         case .exampleBrowserCommand: return "e.g. --browser-command 'firefox --private-window %s'"
         }
     }
+
+    /// Only ever advice: kcauth never falls back to a plaintext file by itself (issue 5); the
+    /// three stores that need no keyring are named, for a job without a terminal (issue 19).
+    static let chooseAStore = ", or choose a store explicitly: `--storage encrypted` (a passphrase-protected file; "
+        + "`--passphrase-file PATH` without a terminal), `--storage file` (a plaintext file, on purpose) or `--storage memory` (nothing kept)"
 
     /// A line shown under the "waiting" message of a browser sign-in.
     static let fixedPortWhileWaiting = "If the browser shows an error from the provider instead, the provider may require "

@@ -41,8 +41,10 @@ public struct DoctorCheck: Sendable, Equatable {
 
     /// A failure explained by a `KCAuthError`: its message, and its hint (else its remedy) as
     /// the fix.
-    public static func fail(_ id: String, _ title: String, _ error: KCAuthError, fix: String? = nil) -> DoctorCheck {
-        DoctorCheck(id, title, .fail, Sanitize.oneLine(error.message), fix: fix ?? error.hint, remedy: error.remedy)
+    /// `remedy`: what fixes it when doctor knows better than the error (its own checks say more).
+    public static func fail(_ id: String, _ title: String, _ error: KCAuthError, fix: String? = nil,
+                            remedy: KCAuthError.Remedy? = nil) -> DoctorCheck {
+        DoctorCheck(id, title, .fail, Sanitize.oneLine(error.message), fix: remedy == nil ? fix ?? error.hint : fix, remedy: remedy ?? error.remedy)
     }
 }
 

@@ -56,9 +56,7 @@ public struct BrowserOpener: URLOpener {
             }
         }
         throw KCAuthError(.configuration, "cannot start a browser (tried: \(tried.joined(separator: ", ")))",
-                          hint: command == nil ? "open the URL printed above yourself, or set $BROWSER"
-                                               : "open the URL printed above yourself, or fix --browser-command",
-                          cause: causes.joined(separator: "; "))
+                          cause: causes.joined(separator: "; "), remedy: .openAddressYourself(fixCommand: command != nil))
     }
 
     /// The argument vectors to try, in order.

@@ -53,6 +53,6 @@ final class LauncherProcess: LaunchedBrowser, @unchecked Sendable {
         }
         done = true
         outcome = KCAuthError(.configuration, "the browser launcher failed: \(causes.joined(separator: "; "))",
-                              hint: "open the URL yourself, or name a browser with --browser-command")
+                              remedy: .openAddressOrNameBrowser)
     }
 }

@@ -63,7 +63,7 @@ public struct FileProfileLock: ProfileLock {
             try AtomicFile.makeDirectory(directory)
             try PrivateFile.checkDirectory(directory, repair: true)
         } catch let error as KCAuthError {
-            throw KCAuthError(.configuration, error.message, hint: error.hint)
+            throw KCAuthError(.configuration, error.message, hint: error.hint, remedy: error.remedy)
         }
         return directory
     }

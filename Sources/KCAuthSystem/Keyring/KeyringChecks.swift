@@ -41,7 +41,7 @@ public struct KeyringChecks: Sendable {
             probe = try LibSecretCalls(deadline: timer).probe()
         } catch let failure as LibSecretFailure {
             let error = failure.storageError(action: "answer", deadline: deadline)
-            return [bus, .fail(Self.service.0, Self.service.1, error, fix: serviceFix(error)),
+            return [bus, .fail(Self.service.0, Self.service.1, error, remedy: error.code == .storageUnavailable ? .installKeyring : nil),
                     .skip(Self.collection.0, Self.collection.1, "needs the Secret Service")]
         } catch {
             return [bus, .fail(Self.service.0, Self.service.1, KCAuthError.wrapping(error)),
@@ -53,7 +53,7 @@ public struct KeyringChecks: Sendable {
         case .unlocked:
             return [bus, service, .pass(id, title, "present and unlocked")]
         case .locked(let label):
-            return [bus, service, .fail(id, title, LibSecretMessages.locked(label), fix: LibSecretMessages.lockedFix)]
+            return [bus, service, .fail(id, title, LibSecretMessages.locked(label), remedy: .unlockKeyringWithDialog)]
         case .noDefaultCollection:
             return [bus, service, .fail(id, title, LibSecretMessages.noDefaultCollection())]
         }
@@ -61,13 +61,6 @@ public struct KeyringChecks: Sendable {
 
     private func skipAfter(_ what: String) -> [DoctorCheck] {
         [.skip(Self.service.0, Self.service.1, "needs the \(what)"), .skip(Self.collection.0, Self.collection.1, "needs the \(what)")]
-    }
-
-    private func serviceFix(_ error: KCAuthError) -> String? {
-        error.code == .storageUnavailable
-            ? "install gnome-keyring (or KeePassXC with its Secret Service integration) and log in to a desktop session"
-                + LibSecretMessages.explicitFileHint
-            : error.hint
     }
 
     /// Opens the session bus connection GDBus would use (and caches it, so the probe reuses it).

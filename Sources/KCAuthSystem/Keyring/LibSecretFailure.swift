@@ -44,7 +44,6 @@ extension LibSecretFailure {
     ///   - deadline: the operation's deadline in seconds, for the "did not answer" message.
     func storageError(action: String, deadline: Double) -> KCAuthError {
         let io = "g-io-error-quark", dbus = "g-dbus-error-quark", secret = "secret-error"
-        let hint = LibSecretMessages.unavailableHint
 
         // Not responding: our own deadline (G_IO_ERROR_CANCELLED) or a GDBus reply timeout.
         if (domain == io && (code == G_IO_ERROR_CANCELLED.rawValue || code == G_IO_ERROR_TIMED_OUT.rawValue))
@@ -55,15 +54,14 @@ extension LibSecretFailure {
         // Locked: the service refuses to create or read items in a locked collection.
         if (domain == secret && code == SECRET_ERROR_IS_LOCKED.rawValue)
             || remoteName == "org.freedesktop.Secret.Error.IsLocked" {
-            return KCAuthError(.storageLocked, "the keyring is locked",
-                               hint: LibSecretMessages.lockedHint, cause: summary)
+            return KCAuthError(.storageLocked, "the keyring is locked", cause: summary, remedy: .unlockKeyring)
         }
         // Nobody provides org.freedesktop.secrets on this bus.
         if (domain == dbus && (code == G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue
                                || code == G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue))
             || remoteName == "org.freedesktop.DBus.Error.ServiceUnknown" {
             return KCAuthError(.storageUnavailable, "no Secret Service on the D-Bus session bus",
-                               hint: hint, cause: summary)
+                               cause: summary, remedy: .startKeyring)
         }
         // Storing into the `default` alias when no login collection exists (gnome-keyring
         // reports UnknownMethod with this text; other providers say NoSuchObject).
@@ -78,9 +76,9 @@ extension LibSecretFailure {
             || domain == "g-spawn-exit-error-quark" || domain == "g-spawn-error-quark"
             || (domain == dbus && code == G_DBUS_ERROR_DISCONNECTED.rawValue) {
             return KCAuthError(.storageUnavailable, "cannot connect to the D-Bus session bus",
-                               hint: hint, cause: summary)
+                               cause: summary, remedy: .startKeyring)
         }
         return KCAuthError(.storageUnavailable, "the keyring could not \(action)",
-                           hint: hint, cause: summary)
+                           cause: summary, remedy: .startKeyring)
     }
 }

@@ -25,6 +25,7 @@ public struct LibSecretStore: UnlockPrompting {
     private let unlockWait: Double
     private var promptsAllowed = true
     private let onUnlockPrompt: @Sendable (UnlockPromptNotice) -> Void
+    private let presentError: @Sendable (KCAuthError) -> String
 
     /// How long a person gets to answer the keyring's password dialog.
     public static let defaultUnlockWait = 30.0
@@ -38,8 +39,11 @@ public struct LibSecretStore: UnlockPrompting {
     ///   - unlockWait: seconds to wait for the unlock dialog; then the watchdog ends the process
     ///     with exit status 5 (a pending prompt cannot be cancelled safely).
     ///   - onUnlockPrompt: called just before the store waits for the unlock dialog.
+    ///   - presentError: the front end's one line for an error, for the watchdog's last word.
     public init(environment: [String: String], deadline: Double = defaultDeadline, unlockWait: Double = defaultUnlockWait,
-                onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in }) {
+                onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in },
+                presentError: @escaping @Sendable (KCAuthError) -> String = { "error: " + $0.message }) {
+        self.presentError = presentError
         self.environment = LibSecretEnvironment(environment)
         self.deadline = deadline.isFinite && deadline > 0.05 ? deadline : 0.05
         self.unlockWait = unlockWait.isFinite && unlockWait > 0.05 ? unlockWait : 0.05
@@ -82,7 +86,7 @@ public struct LibSecretStore: UnlockPrompting {
             guard try calls.lookup(key.profile) != nil else {
                 throw KCAuthError(.storageUnavailable,
                                   "the keyring accepted the item but did not return it when read back",
-                                  hint: LibSecretMessages.unavailableHint)
+                                  remedy: .startKeyring)
             }
         }
     }
@@ -136,7 +140,7 @@ public struct LibSecretStore: UnlockPrompting {
         onUnlockPrompt(UnlockPromptNotice(keyring: label, seconds: unlockWait))
         let timer = LibSecretDeadline(seconds: max(unlockWait - LibSecretDeadline.watchdogMargin, 0.05),
                                       watchdog: true, cancels: false,
-                                      watchdogMessage: LibSecretMessages.unlockTimedOutLine(label, seconds: unlockWait))
+                                      watchdogMessage: presentError(LibSecretMessages.unlockTimedOut(label, seconds: unlockWait)))
         defer { timer.finish() }
         let result: LibSecretCalls.UnlockResult
         do {

@@ -79,10 +79,10 @@ extension LoopbackListener {
         switch code {
         case EADDRINUSE:
             return KCAuthError(.usage, "port \(port) on 127.0.0.1 is already in use",
-                               hint: "choose another --port or omit it", cause: cause)
+                               cause: cause, remedy: .chooseAnotherPort)
         case EACCES:
             return KCAuthError(.usage, "not allowed to listen on port \(port) on 127.0.0.1",
-                               hint: "choose a port above 1023 or omit --port", cause: cause)
+                               cause: cause, remedy: .choosePortAbove1023)
         default:
             return KCAuthError(.network, "cannot listen on 127.0.0.1:\(port)", cause: cause)
         }
