@@ -96,12 +96,14 @@ public struct Adapters: Sendable {
     /// its unlock dialog (the CLI says so on stderr). `pages`: the words and HTML of the pages
     /// the browser sees at the end of a sign-in or sign-out (the CLI names its commands);
     /// `reminderBody`: the desktop reminder's text for a profile, saying how to sign in.
-    /// `presentError`: the front end's one line for an error (the keyring watchdog's last word).
+    /// `presentError`: the front end's one line for an error (the keyring watchdog's last word);
+    /// `storeNotice`: the encrypted store's notices in the front end's words.
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment,
                               onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in },
                               pages: any LandingPageRenderer = StandardLandingPages(),
                               reminderBody: @escaping @Sendable (_ profile: String) -> String = { "Sign in again for profile \($0)." },
-                              presentError: @escaping @Sendable (KCAuthError) -> String = { "error: " + $0.message })
+                              presentError: @escaping @Sendable (KCAuthError) -> String = { "error: " + $0.message },
+                              storeNotice: @escaping @Sendable (EncryptedStoreNotice) -> String = { "encrypted store: \($0)" })
         -> Adapters {
         let paths = Paths(environment: environment)
         let cwd = FileManager.default.currentDirectoryPath
@@ -116,7 +118,7 @@ public struct Adapters: Sendable {
                     // Its notes (store created, no kernel keyring) go straight to stderr: they
                     // matter to every command that may ask for the passphrase, not only login.
                     return EncryptedSecretStore(directory: paths.stateDirectory, passphrases: PassphraseSource(environment: environment),
-                                                clock: SystemClock(), notice: { PassphraseSource.say($0 + "\n") })
+                                                clock: SystemClock(), notice: { PassphraseSource.say(storeNotice($0) + "\n") })
                 case .memory: return MemorySecretStore()
                 default: return LibSecretStore(environment: environment, onUnlockPrompt: onUnlockPrompt, presentError: presentError)
                 }

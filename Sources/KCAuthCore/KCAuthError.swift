@@ -183,6 +183,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The ID token describes a sign-in `age` seconds old, older than the `max_age` the
         /// login asked for.
         case signInOlderThanMaxAge(age: Int, maxAge: Int)
+        /// The forward's socket on the remote host took no request: the laptop's side of the
+        /// forward may have ended.
+        case forwardNotTaken
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -45,7 +45,9 @@ public struct ForwardedToken: Sendable {
         case .answer(let line):
             return line
         case .notTaken:
-            throw KCAuthError(.network, "the forwarded session did not take the request (is the laptop's `kcauth ssh` still running?)")
+            var error = KCAuthError(.network, "the forwarded session did not take the request")
+            error.problem = .forwardNotTaken
+            throw error
         case .noAnswer:
             throw KCAuthError(.network, "the forwarded session gave no answer within \(Self.answerMilliseconds / 1000) s")
         }

@@ -45,7 +45,7 @@ public struct Status: Sendable {
         /// The store's name; nil when it could not be chosen.
         public var storage: String?
         /// Whether the store is open and until when (the encrypted store), for people.
-        public var storageState: String?
+        public var storageState: EncryptedStoreState?
         /// What makes the profile usable again; nil when it is usable.
         public var fix: Fix?
         /// How the profile's client authenticates (issue 11 item 11); `.none` for a public client.
@@ -97,7 +97,7 @@ public struct Status: Sendable {
         do {
             let store = try self.store(profile)
             entry.storage = store.name
-            entry.storageState = (store as? any StoreStateDescribing)?.stateSummary
+            entry.storageState = (store as? any StoreStateDescribing)?.encryptedState
             if let known = broken[store.name] { throw known }
             let read: String?
             do { read = try store.read(profile: profile) } catch let error as KCAuthError where error.code.isStorageFailure {

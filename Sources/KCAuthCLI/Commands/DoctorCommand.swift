@@ -41,7 +41,15 @@ enum DoctorCommand: Command {
         } catch {
             refused = KCAuthError.wrapping(error)
         }
-        return services.context.doctor().run(flags, refused: refused, describeSettings: describeSettings)
+        var report = services.context.doctor().run(flags, refused: refused, describeSettings: describeSettings)
+        // A check that states a fact gets the CLI's words for it (they name its commands).
+        let now = services.context.clock.instant
+        report.checks = report.checks.map { check in
+            var phrased = check
+            if let fact = check.fact { phrased.detail = StoreWords.detail(fact, now: now) }
+            return phrased
+        }
+        return report
     }
 
     /// Where each setting came from, so a surprising value can be traced to a flag, a variable

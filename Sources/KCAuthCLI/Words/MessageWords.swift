@@ -7,6 +7,8 @@ enum MessageWords {
         switch error.problem {
         case .signInOlderThanMaxAge(let age, let maxAge)?:
             return "the ID token was rejected: the sign-in it describes is \(age) s old, more than --max-age \(maxAge)"
+        case .forwardNotTaken?:
+            return error.message + " (is the laptop's `kcauth ssh` still running?)"
         case nil:
             return error.message
         }

@@ -20,6 +20,17 @@ public struct DoctorCheck: Sendable, Equatable {
     /// The next step when it failed, as a fact the front end phrases (a flag to pass, a
     /// command to run); used when there is no `fix`.
     public var remedy: KCAuthError.Remedy?
+    /// What was found, as a fact the front end phrases (it names its commands); `detail` is then
+    /// the same in neutral words.
+    public var fact: Fact?
+
+    public enum Fact: Sendable, Equatable {
+        /// The kernel keyring works: an unlocked encrypted store stays open for every process.
+        case kernelKeyringWorks
+        /// There is no encrypted store yet: a sign-in with it creates it.
+        case storeNotCreated
+        case store(EncryptedStoreState)
+    }
 
     public init(_ id: String, _ title: String, _ status: Status, _ detail: String, fix: String? = nil,
                 remedy: KCAuthError.Remedy? = nil) {
@@ -31,8 +42,10 @@ public struct DoctorCheck: Sendable, Equatable {
         self.remedy = remedy
     }
 
-    public static func pass(_ id: String, _ title: String, _ detail: String) -> DoctorCheck {
-        DoctorCheck(id, title, .pass, detail)
+    public static func pass(_ id: String, _ title: String, _ detail: String, fact: Fact? = nil) -> DoctorCheck {
+        var check = DoctorCheck(id, title, .pass, detail)
+        check.fact = fact
+        return check
     }
 
     public static func skip(_ id: String, _ title: String, _ detail: String) -> DoctorCheck {

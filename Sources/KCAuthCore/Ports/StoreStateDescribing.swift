@@ -1,6 +1,6 @@
 /// A store that can say, without asking anyone anything, whether it is open and until when
-/// (the encrypted store: "unlocked until …", "locked"), for `status` and `doctor` (issue 19 #5).
+/// (the encrypted store), for `status` and `doctor` (issue 19 #5).
 public protocol StoreStateDescribing: Sendable {
-    /// A few words for a person, or nil when there is nothing to say.
-    var stateSummary: String? { get }
+    /// Its state; nil when there is nothing to say (it could not be read).
+    var encryptedState: EncryptedStoreState? { get }
 }

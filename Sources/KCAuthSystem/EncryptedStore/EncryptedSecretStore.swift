@@ -22,7 +22,7 @@ public final class EncryptedSecretStore: SecretStore {
     let passphrases: PassphraseSource
     let clock: any TimeSource
     /// One-line notes for the person (the store was created and unlocked, no kernel keyring).
-    let notice: @Sendable (String) -> Void
+    let notice: @Sendable (EncryptedStoreNotice) -> Void
     private let dataKey = Mutex<[UInt8]?>(nil)
     /// False for `status` and `doctor`: they report a locked store, they never ask.
     let mayAsk: Bool
@@ -33,7 +33,7 @@ public final class EncryptedSecretStore: SecretStore {
     static let wrongPassphraseDelay: UInt32 = 1
 
     public init(directory: String, keyring: KernelKeyring = KernelKeyring(), passphrases: PassphraseSource,
-                clock: any TimeSource, notice: @escaping @Sendable (String) -> Void = { _ in }, mayAsk: Bool = true) {
+                clock: any TimeSource, notice: @escaping @Sendable (EncryptedStoreNotice) -> Void = { _ in }, mayAsk: Bool = true) {
         self.mayAsk = mayAsk
         self.directory = directory
         self.keyring = keyring
@@ -91,14 +91,7 @@ public final class EncryptedSecretStore: SecretStore {
     // MARK: Unlock, lock, passphrase
 
     /// What `status` and `doctor` say about the store.
-    public enum State: Sendable, Equatable {
-        case absent
-        case locked
-        case unlocked(until: Instant)
-        case keyringUnavailable(String)
-    }
-
-    public func state() throws -> State {
+    public func state() throws -> EncryptedStoreState {
         guard let file = try loadKey(path: keyFile) else { return .absent }
         if case .unavailable(let why) = keyring.probe() { return .keyringUnavailable(why) }
         guard let entry = try keyring.find(description: KernelKeyring.description(storeID: file.id)) else { return .locked }
@@ -157,13 +150,12 @@ public final class EncryptedSecretStore: SecretStore {
         dataKey.withLock { $0 = key }
         if passphrases.file == nil {
             if case .unavailable(let why) = keyring.probe() {
-                notice("Created the encrypted store \(keyFile). The kernel keyring is unavailable (\(why)): "
-                       + "each command will ask for the passphrase.")
+                notice(.createdWithoutKernelKeyring(keyFile: keyFile, why: why))
             } else if let until = try? remember(key, file: file, seconds: Self.defaultUnlockSeconds) {
-                notice("Created the encrypted store \(keyFile); it is unlocked until \(until.rfc3339) (`kcauth lock` locks it now).")
+                notice(.createdUnlocked(keyFile: keyFile, until: until))
             }
         } else {
-            notice("Created the encrypted store \(keyFile), with the passphrase from \(passphrases.file!).")
+            notice(.createdFromFile(keyFile: keyFile, passphraseFile: passphrases.file!))
         }
         return (file, key)
     }
@@ -181,7 +173,7 @@ public final class EncryptedSecretStore: SecretStore {
         let key = try unwrapAsking(file)
         dataKey.withLock { $0 = key }
         if passphrases.file == nil, keyringWorks {
-            notice("(Asked for this command only: `kcauth unlock` opens the store once for every process of yours.)")
+            notice(.askedForThisCommandOnly)
         }
         return key
     }
@@ -202,7 +194,7 @@ public final class EncryptedSecretStore: SecretStore {
                               remedy: .unlockStore)
         }
         if case .unavailable(let why) = keyring.probe() {
-            notice("The kernel keyring is unavailable (\(why)), so the store cannot stay unlocked: asking for the passphrase.")
+            notice(.askingWithoutKernelKeyring(why: why))
         }
         for attempt in 1...3 {
             guard var passphrase = passphrases.ask("Passphrase for the kcauth encrypted store: ") else { break }
@@ -317,15 +309,5 @@ extension EncryptedSecretStore: UnlockPrompting, StoreStateDescribing {
         EncryptedSecretStore(directory: directory, keyring: keyring, passphrases: passphrases, clock: clock, notice: notice, mayAsk: false)
     }
 
-    public var stateSummary: String? {
-        switch try? state() {
-        case .unlocked(let until)?:
-            let left = max(0, Int(until.seconds(since: clock.instant)))
-            return "unlocked until \(until.rfc3339) (in \(left / 3600) h \(left % 3600 / 60) min)"
-        case .locked?: return "locked: run `kcauth unlock`"
-        case .keyringUnavailable?: return "no kernel keyring here: the passphrase is asked each time"
-        case .absent?: return "not created yet"
-        case nil: return nil
-        }
-    }
+    public var encryptedState: EncryptedStoreState? { try? state() }
 }

@@ -19,7 +19,7 @@ public struct EncryptedStoreChecks {
         var checks: [DoctorCheck] = []
         switch KernelKeyring().probe() {
         case .available:
-            checks.append(.pass("kernel-keyring", "kernel keyring", "add_key and keyctl work: `kcauth unlock` lasts for every process of yours"))
+            checks.append(.pass("kernel-keyring", "kernel keyring", "add_key and keyctl work", fact: .kernelKeyringWorks))
         case .unavailable(let why):
             checks.append(.fail("kernel-keyring", "kernel keyring",
                                 KCAuthError(.storageUnavailable, "unavailable: \(why)", remedy: .passphraseEachCommand)))
@@ -31,7 +31,7 @@ public struct EncryptedStoreChecks {
                 checks.append(.pass("store-key", "encrypted store key file",
                                     "\(store.keyFile): format 1, scrypt N=\(key.kdf.n) r=\(key.kdf.r) p=\(key.kdf.p), private (0600)"))
             } else {
-                checks.append(.pass("store-key", "encrypted store key file", "not created yet: `kcauth login --storage encrypted` creates it"))
+                checks.append(.pass("store-key", "encrypted store key file", "not created yet", fact: .storeNotCreated))
             }
         } catch {
             checks.append(.fail("store-key", "encrypted store key file", KCAuthError.wrapping(error)))
@@ -50,8 +50,8 @@ public struct EncryptedStoreChecks {
         } catch {
             checks.append(.fail("store-session", "encrypted session file", KCAuthError.wrapping(error)))
         }
-        if key != nil, let summary = store.stateSummary {
-            checks.append(.pass("store-unlocked", "encrypted store", summary))
+        if key != nil, let state = store.encryptedState {
+            checks.append(.pass("store-unlocked", "encrypted store", "\(state)", fact: .store(state)))
         }
         return checks
     }
