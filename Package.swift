@@ -68,7 +68,7 @@ let package = Package(
                                                          "-Xlinker", "--script=\(packageDirectory)/Sources/kcauth/front-layout.ld"])]),
         .executableTarget(name: "kcauth-full", dependencies: ["KCAuthCLI"], swiftSettings: swift6),
         // Build tools: scripts/generate-docs runs kcauth-docgen; no product contains them.
-        .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI", "KCAuthContract"], swiftSettings: swift6),
+        .target(name: "KCAuthDocGen", dependencies: ["KCAuthCLI", "KCAuthCore", "KCAuthContract"], swiftSettings: swift6),
         .executableTarget(name: "kcauth-docgen", dependencies: ["KCAuthDocGen", "KCAuthCLI"], swiftSettings: swift6),
 
         .testTarget(name: "KCAuthCryptoTests", dependencies: ["KCAuthCrypto"], swiftSettings: swift6),

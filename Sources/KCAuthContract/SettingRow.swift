@@ -15,9 +15,14 @@ public struct SettingRow: Sendable, Equatable {
     public let check: SettingCheck
     /// One line for the documentation (docs/configuration.md, the man page).
     public let summary: String
+    /// The flag's value placeholder and help line, for a flag the command line makes from its
+    /// row (the sticky authorization parameters); nil where the command line writes its own.
+    public let optionValue: String?
+    public let optionHelp: String?
 
     public init(key: String?, flag: String? = nil, environment: String? = nil, remembered: Bool = true,
-                bindsCache: Bool = false, check: SettingCheck = .text, summary: String) {
+                bindsCache: Bool = false, check: SettingCheck = .text, summary: String,
+                optionValue: String? = nil, optionHelp: String? = nil) {
         self.key = key
         self.flag = flag
         self.environment = environment
@@ -25,5 +30,7 @@ public struct SettingRow: Sendable, Equatable {
         self.bindsCache = bindsCache
         self.check = check
         self.summary = summary
+        self.optionValue = optionValue
+        self.optionHelp = optionHelp
     }
 }

@@ -32,9 +32,14 @@ public enum SettingsCatalogue {
                    summary: "how to start the browser: split like a shell would, %s is the URL"),
         SettingRow(key: "hosts", check: .hosts, summary: "servers the git and docker helpers answer for (host or host:port)"),
         SettingRow(key: "username", check: .username, summary: "the user name the git and docker helpers give with the token (default oauth2)"),
-        SettingRow(key: "idp_hint", flag: "--idp-hint", summary: "Keycloak's kc_idp_hint: the identity provider to go to"),
-        SettingRow(key: "acr_values", flag: "--acr-values", summary: "the authentication context classes to ask for"),
-        SettingRow(key: "ui_locales", flag: "--ui-locales", summary: "the languages of the sign-in pages"),
+        // The sticky authorization parameters (KCAuthCore's StickyParameter): `login` makes their
+        // options from these rows.
+        SettingRow(key: "idp_hint", flag: "--idp-hint", summary: "Keycloak's kc_idp_hint: the identity provider to go to",
+                   optionValue: "ALIAS", optionHelp: "Go straight to this identity provider (Keycloak kc_idp_hint), remembered for the profile"),
+        SettingRow(key: "acr_values", flag: "--acr-values", summary: "the authentication context classes to ask for",
+                   optionValue: "VALUES", optionHelp: "Authentication context classes to ask for (acr_values), remembered for the profile"),
+        SettingRow(key: "ui_locales", flag: "--ui-locales", summary: "the languages of the sign-in pages",
+                   optionValue: "LOCALES", optionHelp: "Languages for the sign-in pages, e.g. 'de en' (ui_locales), remembered for the profile"),
         SettingRow(key: "grant", flag: "--client-credentials", check: .grant,
                    summary: "client_credentials: the profile signs in as the client itself"),
         SettingRow(key: "client_secret_env", environment: "KCAUTH_CLIENT_SECRET",

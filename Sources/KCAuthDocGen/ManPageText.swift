@@ -1,3 +1,5 @@
+import KCAuthCore
+
 /// The parts of the man page that are not in the command table: what kcauth is, its files,
 /// environment, security properties and examples. Text uses the man page's light markup
 /// (`code` in bold; flags are set in bold by themselves). Everything here must describe what
@@ -119,13 +121,16 @@ enum ManPageText {
         """,
     ]
 
+    /// The sticky authorization parameters' keys, as the FILES section lists them.
+    static let stickyKeys = StickyParameter.allCases.map { "`\($0.key)`" }.joined(separator: ", ")
+
     static let files: [ManBlock] = [
         .item("`$XDG_CONFIG_HOME/kcauth/config` (default `~/.config/kcauth/config`)", """
         The configuration file: an INI file meant to be edited by hand, with no secrets in it. \
         Keys before the first `[section]` are global (`default_profile`); each `[NAME]` section \
         is a profile with the keys `issuer`, `client_id`, `scope`, `port`, `flow`, `storage`, \
         `ca_file`, `hosts` and `username` for the git and docker credential helpers, \
-        `idp_hint`, `acr_values`, `ui_locales`, `grant`, and where a confidential client's \
+        \(stickyKeys), `grant`, and where a confidential client's \
         credential comes from (`client_secret_env`, `client_secret_file`, `client_auth_method`, \
         `client_key`, `client_key_id`, `client_key_alg`, `client_assertion_env`, \
         `client_assertion_file`), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \

@@ -8,8 +8,8 @@ import KCAuthTestSupport
 /// call for (OpenID Connect Core §3.1.2.1, §3.1.3.7).
 @Suite struct AuthorizationParametersTests {
     @Test func theParametersFollowKcauthsOwnInTheURL() throws {
-        let parameters = AuthorizationParameters(idpHint: "github", loginHint: "alice", prompt: "login consent", maxAge: 0,
-                                                 acrValues: "gold", uiLocales: "de en",
+        let parameters = AuthorizationParameters(sticky: [.idpHint: "github", .acrValues: "gold", .uiLocales: "de en"],
+                                                 loginHint: "alice", prompt: "login consent", maxAge: 0,
                                                  extra: [.init(name: "audience", value: "api & more")])
         let request = try AuthorizationRequest(clientID: "kcauth", scope: "openid", redirectURI: "http://127.0.0.1:1/callback",
                                                random: FixedRandom(), parameters: parameters)
@@ -17,6 +17,18 @@ import KCAuthTestSupport
         #expect(query["kc_idp_hint"] == "github" && query["login_hint"] == "alice" && query["prompt"] == "login consent")
         #expect(query["max_age"] == "0" && query["acr_values"] == "gold" && query["ui_locales"] == "de en")
         #expect(query["audience"] == "api & more" && query["state"] == request.state)
+        // Keycloak's hint leads, the other sticky ones follow the one-off ones (issue 22).
+        #expect(parameters.fields.map(\.0) == ["kc_idp_hint", "login_hint", "prompt", "max_age", "acr_values", "ui_locales", "audience"])
+    }
+
+    /// Issue 22: each sticky parameter is a remembered catalogue row with a flag and the text of
+    /// its option, and an extra parameter may not replace it.
+    @Test func everyStickyParameterHasItsCatalogueRow() {
+        for parameter in StickyParameter.allCases {
+            let row = parameter.row
+            #expect(row.remembered && row.flag != nil && row.optionValue != nil && row.optionHelp != nil, "\(parameter)")
+            #expect(AuthorizationParameters.reserved.contains(parameter.requestName))
+        }
     }
 
     @Test func noParametersLeaveTheRequestAsItWas() throws {
@@ -52,6 +64,6 @@ import KCAuthTestSupport
 
     @Test(arguments: [#"{"id_token":{"acr":{"values":["gold"]}}}"#, #"{"userinfo":{"acr":{"essential":true}}}"#, "not json", "[]"])
     func aVoluntaryOrForeignClaimsRequestChecksNothing(_ raw: String) {
-        #expect(AuthorizationParameters(acrValues: "gold", extra: [.init(name: "claims", value: raw)]).requirements.essentialACR == nil)
+        #expect(AuthorizationParameters(sticky: [.acrValues: "gold"], extra: [.init(name: "claims", value: raw)]).requirements.essentialACR == nil)
     }
 }

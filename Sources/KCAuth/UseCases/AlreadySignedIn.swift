@@ -66,8 +66,7 @@ struct AlreadySignedIn {
         return same(profile.issuer, saved.issuer) && same(profile.clientID, saved.clientID)
             && same(profile.scope, saved.scope.map(Scope.normalize) ?? Scope.normalize(Scope.defaultScope))
             && same(profile.caFile, saved.caFile) && same(profile.storage, saved.storage ?? .keyring)
-            && profile.idpHint?.value == saved.idpHint && profile.acrValues?.value == saved.acrValues
-            && profile.uiLocales?.value == saved.uiLocales && same(profile.clientAuth, saved.clientAuth ?? ClientAuthenticationSetting.none)
+            && profile.stickyValues == saved.sticky && same(profile.clientAuth, saved.clientAuth ?? ClientAuthenticationSetting.none)
             && same(profile.port, saved.port ?? 0) && profile.browserCommand?.value.text == saved.browserCommand
             && same(profile.grant, saved.grant)
     }

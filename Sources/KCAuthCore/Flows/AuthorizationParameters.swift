@@ -10,19 +10,18 @@ public struct AuthorizationParameters: Sendable, Equatable {
     /// Parameters kcauth sets itself: an extra parameter may not replace them, since each one carries a
     /// guarantee of the flow (RFC 6749 §4.1.1, RFC 7636 §4.3, OIDC Core §3.1.2.1, RFC 9101
     /// `request`/`request_uri` would replace the whole request).
-    public static let reserved: Set<String> = [
+    public static let reserved = Set<String>([
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce", "code_challenge",
         "code_challenge_method", "response_mode", "request", "request_uri",
-        "kc_idp_hint", "login_hint", "prompt", "max_age", "acr_values", "ui_locales",
-    ]
+        "login_hint", "prompt", "max_age",
+    ]).union(StickyParameter.allCases.map(\.requestName))
 
-    public var idpHint: String?
+    /// The profile's remembered parameters (`kc_idp_hint`, `acr_values`, `ui_locales`: `StickyParameter`).
+    public var sticky: [StickyParameter: String]
     public var loginHint: String?
     public var prompt: String?
     /// Seconds (OIDC Core §3.1.2.1); the ID token's `auth_time` is then checked.
     public var maxAge: Int?
-    public var acrValues: String?
-    public var uiLocales: String?
     /// Other parameters by name and value, in the order given.
     public var extra: [Parameter]
 
@@ -35,14 +34,12 @@ public struct AuthorizationParameters: Sendable, Equatable {
         }
     }
 
-    public init(idpHint: String? = nil, loginHint: String? = nil, prompt: String? = nil, maxAge: Int? = nil,
-                acrValues: String? = nil, uiLocales: String? = nil, extra: [Parameter] = []) {
-        self.idpHint = idpHint
+    public init(sticky: [StickyParameter: String] = [:], loginHint: String? = nil, prompt: String? = nil, maxAge: Int? = nil,
+                extra: [Parameter] = []) {
+        self.sticky = sticky
         self.loginHint = loginHint
         self.prompt = prompt
         self.maxAge = maxAge
-        self.acrValues = acrValues
-        self.uiLocales = uiLocales
         self.extra = extra
     }
 
@@ -52,16 +49,17 @@ public struct AuthorizationParameters: Sendable, Equatable {
     /// login more than "sign in with the saved settings".
     public var hasOneOffs: Bool { loginHint != nil || prompt != nil || maxAge != nil || !extra.isEmpty }
 
-    /// The query fields, after kcauth's own.
+    /// The query fields, after kcauth's own: the leading sticky ones, the one-off ones, the other
+    /// sticky ones, the extra ones.
     public var fields: [(String, String)] {
-        var out: [(String, String)] = []
-        if let idpHint { out.append(("kc_idp_hint", idpHint)) }
+        func remembered(_ parameters: [StickyParameter]) -> [(String, String)] {
+            parameters.compactMap { p in self.sticky[p].map { (p.requestName, $0) } }
+        }
+        var out = remembered(StickyParameter.leading)
         if let loginHint { out.append(("login_hint", loginHint)) }
         if let prompt { out.append(("prompt", prompt)) }
         if let maxAge { out.append(("max_age", String(maxAge))) }
-        if let acrValues { out.append(("acr_values", acrValues)) }
-        if let uiLocales { out.append(("ui_locales", uiLocales)) }
-        return out + extra.map { ($0.name, $0.value) }
+        return out + remembered(StickyParameter.trailing) + extra.map { ($0.name, $0.value) }
     }
 
     /// What the ID token must show for this request (OIDC Core §3.1.2.1, §3.1.3.7 items 11–13).

@@ -4,9 +4,9 @@ extension ProfileSettings {
     public static let clientCredentialsGrant = "client_credentials"
 
     mutating func readRequestAndClient(_ doc: ConfigDocument, profile: String, path: String) throws {
-        idpHint = doc.value("idp_hint", profile: profile).flatMap { $0.isEmpty ? nil : $0 }
-        acrValues = doc.value("acr_values", profile: profile).flatMap { $0.isEmpty ? nil : $0 }
-        uiLocales = doc.value("ui_locales", profile: profile).flatMap { $0.isEmpty ? nil : $0 }
+        for parameter in StickyParameter.allCases {
+            sticky[parameter] = doc.value(parameter.key, profile: profile).flatMap { $0.isEmpty ? nil : $0 }
+        }
         clientAuth = try ClientAuthenticationSetting.read(doc, profile: profile, path: path)
         if let g = doc.value("grant", profile: profile), !g.isEmpty {
             guard g == Self.clientCredentialsGrant else {
@@ -20,9 +20,7 @@ extension ProfileSettings {
     }
 
     func applyRequestAndClient(to doc: inout ConfigDocument, profile: String) {
-        doc.set("idp_hint", idpHint, profile: profile)
-        doc.set("acr_values", acrValues, profile: profile)
-        doc.set("ui_locales", uiLocales, profile: profile)
+        for parameter in StickyParameter.allCases { doc.set(parameter.key, sticky[parameter], profile: profile) }
         (clientAuth ?? .none).apply(to: &doc, profile: profile)
         doc.set("grant", grant, profile: profile)
         doc.set("dpop", dpop?.rawValue, profile: profile)

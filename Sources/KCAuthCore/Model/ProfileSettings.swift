@@ -13,11 +13,9 @@ public struct ProfileSettings: Sendable, Equatable {
     public var storage: StorageKind?
     /// The login flow the user forced (`flow`); nil lets kcauth choose.
     public var flow: LoginFlow?
-    /// Authorization request parameters remembered per profile (issue 11 item 5): Keycloak's
-    /// `kc_idp_hint`, `acr_values`, `ui_locales` (OpenID Connect Core §3.1.2.1).
-    public var idpHint: String?
-    public var acrValues: String?
-    public var uiLocales: String?
+    /// Authorization request parameters remembered per profile (issue 11 item 5,
+    /// `StickyParameter`); a value is never empty.
+    public var sticky: [StickyParameter: String] = [:]
     /// How the client authenticates (where its secret, key or assertion comes from); nil: public.
     public var clientAuth: ClientAuthenticationSetting?
     /// `client_credentials` for a profile that signs in as the client itself (no person).

@@ -2,9 +2,8 @@
 /// sticky authorization parameters and where the client's credentials come from (never the
 /// credentials: a secret in argv is readable by every user of the machine).
 public struct LoginSettingsFlags: Sendable, Equatable {
-    public var idpHint: String?
-    public var acrValues: String?
-    public var uiLocales: String?
+    /// The sticky authorization parameters given; an empty value forgets the saved one.
+    public var sticky: [StickyParameter: String] = [:]
     /// The client signs in as itself (the `grant` setting).
     public var clientCredentials = false
     /// Paths as given, made absolute by the command line.
@@ -17,12 +16,10 @@ public struct LoginSettingsFlags: Sendable, Equatable {
     public var dpop: DPoPMode?
     public var par: PARMode?
 
-    public init(idpHint: String? = nil, acrValues: String? = nil, uiLocales: String? = nil, clientCredentials: Bool = false,
+    public init(sticky: [StickyParameter: String] = [:], clientCredentials: Bool = false,
                 clientSecretFile: String? = nil, clientKey: String? = nil, clientKeyID: String? = nil,
                 clientKeyAlgorithm: String? = nil, clientAssertionFile: String? = nil) {
-        self.idpHint = idpHint
-        self.acrValues = acrValues
-        self.uiLocales = uiLocales
+        self.sticky = sticky
         self.clientCredentials = clientCredentials
         self.clientSecretFile = clientSecretFile
         self.clientKey = clientKey

@@ -1,11 +1,9 @@
 /// What a login does with the issue 11 settings of a resolved profile.
 extension ResolvedProfile {
-    /// The sticky ones go into what the login remembers: the idp hint, acr values and locales,
+    /// The sticky ones go into what the login remembers: the authorization parameters,
     /// where the client's credentials come from, and the client-credentials grant.
     public func rememberLoginSettings(in settings: inout ProfileSettings) {
-        settings.idpHint = idpHint?.value
-        settings.acrValues = acrValues?.value
-        settings.uiLocales = uiLocales?.value
+        settings.sticky = stickyValues
         settings.clientAuth = clientAuth.value.isConfidential ? clientAuth.value : nil
         settings.grant = grant?.value
         settings.dpop = dpop.value == .no ? nil : dpop.value
@@ -16,11 +14,12 @@ extension ResolvedProfile {
     /// ones of this login (`prompt`, `login_hint`, `max_age`, extra parameters).
     public func authorizationParameters(oneOff: AuthorizationParameters) -> AuthorizationParameters {
         var parameters = oneOff
-        parameters.idpHint = idpHint?.value
-        parameters.acrValues = acrValues?.value
-        parameters.uiLocales = uiLocales?.value
+        parameters.sticky = stickyValues
         return parameters
     }
+
+    /// The sticky parameters' values, as the profile keeps them.
+    public var stickyValues: [StickyParameter: String] { sticky.mapValues(\.value) }
 
     public var usesClientCredentials: Bool { grant?.value == ProfileSettings.clientCredentialsGrant }
 }

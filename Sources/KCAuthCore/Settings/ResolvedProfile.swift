@@ -18,10 +18,8 @@ public struct ResolvedProfile: Sendable, Equatable {
     public var port: Setting<UInt16>
     /// Seconds to wait for the browser.
     public var timeout: Setting<Double>
-    /// Sticky authorization request parameters (`kc_idp_hint`, `acr_values`, `ui_locales`).
-    public var idpHint: Setting<String>? = nil
-    public var acrValues: Setting<String>? = nil
-    public var uiLocales: Setting<String>? = nil
+    /// The sticky authorization request parameters (`StickyParameter`), each with its source.
+    public var sticky: [StickyParameter: Setting<String>] = [:]
     /// How the client authenticates; `.none` (a public client) by default.
     public var clientAuth = Setting<ClientAuthenticationSetting>(.none, .default)
     /// `client_credentials` when the profile signs in as the client itself.

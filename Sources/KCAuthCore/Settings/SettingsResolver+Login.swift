@@ -9,9 +9,10 @@ extension SettingsResolver {
 
     func resolveLogin(_ f: LoginSettingsFlags, saved: ProfileSettings, into resolved: inout ResolvedProfile) throws {
         // An empty option forgets the saved value.
-        resolved.idpHint = f.idpHint == "" ? nil : try pick(f.idpHint, env: nil, saved: saved.idpHint, key: "idp_hint")
-        resolved.acrValues = f.acrValues == "" ? nil : try pick(f.acrValues, env: nil, saved: saved.acrValues, key: "acr_values")
-        resolved.uiLocales = f.uiLocales == "" ? nil : try pick(f.uiLocales, env: nil, saved: saved.uiLocales, key: "ui_locales")
+        for parameter in StickyParameter.allCases {
+            let flag = f.sticky[parameter]
+            resolved.sticky[parameter] = flag == "" ? nil : try pick(flag, env: nil, saved: saved.sticky[parameter], key: parameter.key)
+        }
         resolved.clientAuth = try clientAuth(f, saved: saved)
         resolved.dpop = try dpop(f.dpop, saved: saved.dpop)
         if let mode = f.par {

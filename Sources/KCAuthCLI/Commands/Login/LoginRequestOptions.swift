@@ -1,25 +1,29 @@
+import KCAuthContract
 import KCAuthCore
 
 /// `login`'s authorization request parameters (issue 11 item 5) and `--force` (item 6).
-/// `--idp-hint`, `--acr-values` and `--ui-locales` are remembered per profile (they describe
-/// how this profile signs in); `--prompt`, `--login-hint`, `--max-age` and `--param` count for
-/// one login.
+/// The sticky ones (`--idp-hint`, `--acr-values`, `--ui-locales`: `StickyParameter`) are
+/// remembered per profile (they describe how this profile signs in), their options made from
+/// their catalogue rows; `--prompt`, `--login-hint`, `--max-age` and `--param` count for one login.
 struct LoginRequestOptions {
-    static let idpHint = OptionSpec("idp-hint", value: "ALIAS",
-                                    help: "Go straight to this identity provider (Keycloak kc_idp_hint), remembered for the profile")
+    /// The option of a sticky parameter, from its catalogue row.
+    static func option(_ parameter: StickyParameter) -> OptionSpec {
+        let row = parameter.row
+        guard let flag = row.flag, let help = row.optionHelp else { preconditionFailure("\(parameter.key): no flag or help in the catalogue") }
+        return OptionSpec(String(flag.dropFirst(2)), value: row.optionValue, help: help)
+    }
+
     static let loginHint = OptionSpec("login-hint", value: "USER", help: "Suggest the account to sign in with (login_hint), this login only")
     static let prompt = OptionSpec("prompt", value: "VALUE", help: "Ask the provider to prompt: login, consent, select_account or none",
                                    completes: .choices(AuthorizationParameters.promptValues))
     static let maxAge = OptionSpec("max-age", value: "SECONDS",
                                    help: "Sign in again if the last sign-in at the provider is older (max_age; auth_time is checked)")
-    static let acrValues = OptionSpec("acr-values", value: "VALUES",
-                                      help: "Authentication context classes to ask for (acr_values), remembered for the profile")
-    static let uiLocales = OptionSpec("ui-locales", value: "LOCALES",
-                                      help: "Languages for the sign-in pages, e.g. 'de en' (ui_locales), remembered for the profile")
     static let param = OptionSpec("param", value: "NAME=VALUE", help: "Add a parameter to the authorization request (repeatable)")
     static let force = OptionSpec("force", help: "Sign in even if the profile's session is still valid")
 
-    static let options = [idpHint, loginHint, prompt, maxAge, acrValues, uiLocales, param, force]
+    /// The leading sticky ones, the one-off ones, the other sticky ones (as in the request).
+    static let options = StickyParameter.leading.map(option) + [loginHint, prompt, maxAge]
+        + StickyParameter.trailing.map(option) + [param, force]
 
     /// The one-off parameters of this login.
     static func oneOff(_ c: ParsedCommand) throws -> AuthorizationParameters {
@@ -36,8 +40,8 @@ struct LoginRequestOptions {
 
     /// The sticky parameters, for the settings resolver; an empty value clears the saved one.
     static func apply(_ c: ParsedCommand, to flags: inout LoginSettingsFlags) throws {
-        flags.idpHint = try SettingsOptions.text(c, idpHint)
-        flags.acrValues = try SettingsOptions.text(c, acrValues)
-        flags.uiLocales = try SettingsOptions.text(c, uiLocales)
+        for parameter in StickyParameter.allCases {
+            flags.sticky[parameter] = try SettingsOptions.text(c, option(parameter))
+        }
     }
 }
