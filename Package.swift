@@ -6,10 +6,13 @@
 //   KCAuthContract     Glibc only: what the front and kcauth-full must agree on (settings catalogue,
 //                      paths, file rules, cache file, session marks, the cache decision)
 //   KCAuthCrypto       OpenSSL: SHA-256, randomness, JWS verification (pure computation)
-//   KCAuthCore         OAuth 2.0 / OIDC logic over small Sendable ports; no sockets, no processes
+//   KCAuthCore         OAuth 2.0 / OIDC mechanisms over small Sendable ports; no sockets, no processes,
+//                      no words of the command line (typed facts and remedies instead)
 //   KCAuthSystem       the real adapters: libcurl, libsecret, libqrencode, loopback listener, browser, files
-//   KCAuth             the library product: composition root (KCAuthContext) and TokenProvider
-//   KCAuthCLI          hand-rolled argument parser, command table, presenters
+//   KCAuth             the library product: one use case per verb, the composition root (KCAuthContext over
+//                      Adapters, the only place that knows the real adapters) and TokenProvider
+//   KCAuthCLI          hand-rolled argument parser, command table, presenters and every word for people;
+//                      it does not import KCAuthSystem
 //   KCAuthTestSupport  fakes of every adapter and fixtures, for the test targets (not shipped)
 //   KCAuthFastPath     the warm-cache `kcauth token` with Glibc only, and the hand-off to kcauth-full
 //   kcauth             the shipped command: a small static executable, KCAuthFastPath only; execs
@@ -47,7 +50,7 @@ let package = Package(
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthContract"], swiftSettings: swift6),
         .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode", "CKeyring"], swiftSettings: swift6),
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
-        .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthContract", "KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
+        .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthContract", "KCAuthCore"], swiftSettings: swift6),
         // Fakes and fixtures shared by every test target (not a product: never shipped).
         .target(name: "KCAuthTestSupport", dependencies: ["KCAuth", "KCAuthCore", "KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
