@@ -186,6 +186,8 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The forward's socket on the remote host took no request: the laptop's side of the
         /// forward may have ended.
         case forwardNotTaken
+        /// A client-credentials login names no secret, key or assertion to authenticate with.
+        case noClientCredential
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

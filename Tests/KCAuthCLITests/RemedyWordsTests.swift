@@ -36,6 +36,15 @@ import KCAuthCore
         #expect(error.with(message: "other").problem == nil, "a new message drops the fact the old one stated")
     }
 
+    @Test func factsTheLibraryStatesNeutrallyGetTheCommandLinesWords() {
+        var missing = KCAuthError(.usage, "the client-credentials grant needs the client's secret or key", remedy: .giveClientCredential)
+        missing.problem = .noClientCredential
+        #expect(MessageWords.message(missing) == "--client-credentials needs the client's secret or key")
+        var forward = KCAuthError(.network, "the forwarded session did not take the request")
+        forward.problem = .forwardNotTaken
+        #expect(MessageWords.message(forward) == "the forwarded session did not take the request (is the laptop's `kcauth ssh` still running?)")
+    }
+
     @Test func originsAreNamedAsThePersonGaveThem() {
         #expect(SettingOriginWords.name(.option("port")) == "--port")
         #expect(SettingOriginWords.name(.option("dpop")) == "--dpop-mode")

@@ -27,7 +27,9 @@ public struct ClientLogin: Sendable {
         let clientAuth = profile.clientAuth.value
         guard clientAuth.isConfidential else {
             // The CLI names its option in the message, and `RemedyWords` says how to give the credential.
-            throw KCAuthError(.usage, "the client-credentials grant needs the client's secret or key", remedy: .giveClientCredential)
+            var error = KCAuthError(.usage, "the client-credentials grant needs the client's secret or key", remedy: .giveClientCredential)
+            error.problem = .noClientCredential
+            throw error
         }
         let kind = profile.storage.value
         let store = StoreMove(context: context, profile: profile).store(kind, notify: notify)

@@ -45,7 +45,7 @@ enum LogoutCommand: Command {
         }
         guard let first = failures.first?.error else { return }
         if failures.count == 1 { throw first }
-        for failure in failures { console.err("Profile '\(failure.profile)': \(failure.error.message)\n") }
+        for failure in failures { console.err("Profile '\(failure.profile)': \(MessageWords.message(failure.error))\n") }
         throw KCAuthError(first.code, "\(failures.count) profiles were not signed out cleanly", hint: LoginHint.hint(for: first))
     }
 }

@@ -24,7 +24,7 @@ struct LoginOutput: Sendable {
         case .question(.clientID):
             console.err(Self.clientIDQuestion)
         case .answerNotTaken(let error):
-            console.err("That did not work: \(Sanitize.oneLine(error.message))" + (LoginHint.hint(for: error).map { "; \($0)" } ?? "") + "\n")
+            console.err("That did not work: \(Sanitize.oneLine(MessageWords.message(error)))" + (LoginHint.hint(for: error).map { "; \($0)" } ?? "") + "\n")
         case .providerFound(let issuer):
             console.err("Found the provider: \(issuer)\n")
         case .alreadySignedIn(let found):

@@ -14,7 +14,7 @@ enum LogoutOutput {
         case .browser(_, .openingBrowser):
             console.err("Opening the browser to sign out at the provider…\n")
         case .browser(_, .browserFailed(let error, let url)):
-            console.err("Could not start a browser: \(Sanitize.oneLine(error.message)). To sign out there, open this one-time URL "
+            console.err("Could not start a browser: \(Sanitize.oneLine(MessageWords.message(error))). To sign out there, open this one-time URL "
                         + "in a browser on this machine:\n  \(url)\n")
         case .browser(_, .waiting(let redirectURI, let timeout)):
             console.err("Waiting for the provider to return to \(redirectURI) (up to \(Int(timeout)) s)…\n")
@@ -27,7 +27,7 @@ enum LogoutOutput {
             return
         }
         if let problem = o.lockProblem {
-            console.err("note: signing out without the refresh lock of profile '\(o.profile)': \(Sanitize.oneLine(problem.message))\n")
+            console.err("note: signing out without the refresh lock of profile '\(o.profile)': \(Sanitize.oneLine(MessageWords.message(problem)))\n")
         }
         let at = o.issuer.map { " at \($0)" } ?? ""
         if local {

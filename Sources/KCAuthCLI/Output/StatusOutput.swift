@@ -21,7 +21,7 @@ enum StatusOutput {
         case .loginRequired(let reason):
             out += "  X Login required for \(issuer): \(Sanitize.oneLine(reason))\n"
         case .storageUnavailable(let error):
-            out += "  X Cannot read the stored session: \(Sanitize.oneLine(error.message))\n"
+            out += "  X Cannot read the stored session: \(Sanitize.oneLine(MessageWords.message(error)))\n"
         }
         if let client = e.clientID { facts.append("Client: \(client)") }
         if e.clientAuth != .none { facts.append("Client auth: \(e.clientAuth.summary)") }
@@ -65,7 +65,7 @@ enum StatusOutput {
         switch e.state {
         case .valid, .refreshable: reason = nil
         case .loginRequired(let why): reason = why
-        case .storageUnavailable(let error): reason = error.message
+        case .storageUnavailable(let error): reason = MessageWords.message(error)
         }
         var fields: [(String, JSONValue)] = [
             ("profile", .string(e.profile)),

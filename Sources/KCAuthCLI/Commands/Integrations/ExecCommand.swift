@@ -74,7 +74,7 @@ enum ExecCommand: Command {
             status = try keepFresh.run(command.positionals, minValid: minValid, tokenFile: path) { event in
                 switch event {
                 case .renewalFailed(let path, let error):
-                    services.console.err("kcauth: could not renew the token in \(path): \(error.message); trying again\n")
+                    services.console.err("kcauth: could not renew the token in \(path): \(MessageWords.message(error)); trying again\n")
                 }
             }
         } catch let failure as CommandStartFailure {

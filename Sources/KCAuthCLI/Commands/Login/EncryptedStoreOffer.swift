@@ -12,7 +12,7 @@ enum EncryptedStoreOffer {
         guard let error = try services.context.storeOffer().reason(profile, personCanAnswer: isatty(STDERR_FILENO) == 1) else {
             return false
         }
-        services.console.err("There is no keyring here (\(Sanitize.oneLine(error.message))).\n"
+        services.console.err("There is no keyring here (\(Sanitize.oneLine(MessageWords.message(error)))).\n"
                              + "kcauth can keep the session in a file encrypted with a passphrase instead, "
                              + "unlocked once per boot (`kcauth unlock`).\n"
                              + "Use the encrypted store for profile '\(profile.name)'? [Y/n] ")

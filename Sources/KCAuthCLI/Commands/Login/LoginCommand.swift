@@ -74,8 +74,6 @@ enum LoginCommand: Command {
         do {
             defer { output.progress.end() }  // the countdown line must not swallow the error message
             result = try login.run(options, notify: output.show)
-        } catch let error as KCAuthError where error.remedy == .giveClientCredential {
-            throw error.with(message: "--\(LoginClientOptions.clientCredentials.long) needs the client's secret or key")
         }
         output.present(result, format: format)
     }

@@ -41,7 +41,7 @@ final class LoginProgress: @unchecked Sendable {
                 : "Open this URL in a browser to sign in:\n  \(url)\n")
         case .browserFailed(let error):
             endStatusLine()
-            console.err(Self.sentence(error.message) + "; open the URL above yourself.\n")
+            console.err(Self.sentence(MessageWords.message(error)) + "; open the URL above yourself.\n")
         case .waiting(let redirectURI, let timeout):
             console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
                         + RemedyWords.fixedPortWhileWaiting + "\n")
@@ -64,7 +64,7 @@ final class LoginProgress: @unchecked Sendable {
             console.err("\n(The terminal input ended; still waiting for the browser.)\n")
         case .switchingToDevice(let error):
             choice = FlowChoice(.device, .browserFailed)
-            console.err(Self.sentence(error.message) + "; switching to the device flow.\n")
+            console.err(Self.sentence(MessageWords.message(error)) + "; switching to the device flow.\n")
         case .deviceCode(let prompt):
             showDevicePrompt(prompt)
         case .devicePolling(.waiting(let remaining)):
@@ -96,7 +96,7 @@ final class LoginProgress: @unchecked Sendable {
             do {
                 console.err("\n" + (try qrCode.render(prompt.linkToOpen, colour: colour)) + "\n")
             } catch let error as KCAuthError {
-                console.err("(No QR code: \(Sanitize.oneLine(error.message)).)\n")
+                console.err("(No QR code: \(Sanitize.oneLine(MessageWords.message(error))).)\n")
             } catch {
                 console.err("(No QR code.)\n")
             }

@@ -13,7 +13,7 @@ enum LoginStorage {
             console.err("Moved profile '\(profile)' to the \(to.rawValue) store: removed its old copy from the \(from).\n")
         case .oldCopyNotRemoved(let from, let error):
             console.err("warning: could not remove the old copy of profile '\(profile)' from the \(from): "
-                        + "\(Sanitize.oneLine(error.message)); remove it once that works again\n")
+                        + "\(Sanitize.oneLine(MessageWords.message(error))); remove it once that works again\n")
         case .warning(let text):
             console.err(text + "\n")
         default:
