@@ -27,9 +27,15 @@ public struct ForwardedToken: Sendable {
 
     /// For the git and docker helpers: the laptop's token for `host`, with the user name of the
     /// profile that lists it; nil when no forwarded profile does.
-    public func helperToken(picked: String?, host: CredentialHost) throws -> (token: IssuedToken, username: String?)? {
+    public func helperToken(picked: String?, host: CredentialHost) throws -> ForwardedHelperToken? {
         let answer = try ask(ForwardMessage.Request(profile: picked, minValid: HelperRule.minValid, idToken: false, host: host.description))
-        return try ForwardMessage.parseHelperAnswer(answer).map { ($0.token, $0.username) }
+        return try ForwardMessage.parseHelperAnswer(answer).map { ForwardedHelperToken(token: $0.token, username: $0.username) }
+    }
+
+    /// The helpers' source of the laptop's tokens; nil when no forward is announced.
+    var helperSource: ForwardedHelperToken.Source? {
+        guard announced else { return nil }
+        return { picked, host in try helperToken(picked: picked, host: host) }
     }
 
     func ask(_ request: ForwardMessage.Request) throws -> [UInt8] {

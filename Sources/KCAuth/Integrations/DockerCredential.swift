@@ -117,7 +117,8 @@ public struct DockerCredential: Sendable {
 
 extension KCAuthContext {
     /// docker's credential helper; `option`: the profile named on its command line.
+    /// `forwarded`: where the laptop's tokens come from; nil: the forward `ssh` announced, if any.
     public func dockerCredential(option: String?, forwarded: ForwardedHelperToken.Source? = nil) -> DockerCredential {
-        DockerCredential(HelperContext(context: self, option: option, forwarded: forwarded))
+        DockerCredential(HelperContext(context: self, option: option, forwarded: forwarded ?? forwardedToken().helperSource))
     }
 }

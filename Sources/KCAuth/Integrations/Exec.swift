@@ -36,5 +36,13 @@ public struct Exec: Sendable {
 extension KCAuthContext {
     public func exec(_ tokens: ExecTokens) -> Exec { Exec(context: self, tokens: tokens) }
 
+    /// `exec`'s tokens: the laptop's when `ssh` announced a forward (`named`: the profile asked
+    /// for, nil: the forward's first), else the profile `resolve` gives, from this host.
+    public func execTokens(named: String?, resolve: () throws -> ResolvedProfile) throws -> ExecTokens {
+        let remote = forwardedToken()
+        guard remote.announced else { return ExecTokens(context: self, profile: try resolve(), forwarded: nil) }
+        return ExecTokens(context: self, profile: nil, forwarded: { try remote.token(profile: named, minValid: $0, idToken: $1) })
+    }
+
     public func keepFresh(_ tokens: ExecTokens) -> KeepFresh { KeepFresh(context: self, tokens: tokens) }
 }

@@ -76,7 +76,8 @@ public struct GitCredential: Sendable {
 
 extension KCAuthContext {
     /// git's credential helper; `option`: the profile named on its command line.
+    /// `forwarded`: where the laptop's tokens come from; nil: the forward `ssh` announced, if any.
     public func gitCredential(option: String?, forwarded: ForwardedHelperToken.Source? = nil) -> GitCredential {
-        GitCredential(HelperContext(context: self, option: option, forwarded: forwarded))
+        GitCredential(HelperContext(context: self, option: option, forwarded: forwarded ?? forwardedToken().helperSource))
     }
 }

@@ -25,17 +25,15 @@ enum ForwardedSession {
     /// A token from the laptop, when a forward is announced; nil otherwise.
     static func token(_ command: ParsedCommand, _ services: Services, minValid: Double, idToken: Bool) throws -> (profile: String, token: IssuedToken)? {
         guard announced(services) else { return nil }
-        let named = command.value(CommandTable.profile) ?? services.environment["KCAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return try token(services, profile: named, minValid: minValid, idToken: idToken)
+        return try token(services, profile: named(command, services), minValid: minValid, idToken: idToken)
+    }
+
+    /// The profile asked of the laptop: the option, else `KCAUTH_PROFILE`; nil: the forward's first.
+    static func named(_ command: ParsedCommand, _ services: Services) -> String? {
+        command.value(CommandTable.profile) ?? services.environment["KCAUTH_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     static func token(_ services: Services, profile: String?, minValid: Double, idToken: Bool) throws -> (profile: String, token: IssuedToken) {
         try services.context.forwardedToken().token(profile: profile, minValid: minValid, idToken: idToken)
-    }
-
-    /// For the git and docker helpers: the laptop's token for `host`, with the user name of the
-    /// profile that lists it; nil when no forwarded profile does.
-    static func helperToken(_ services: Services, picked: String?, host: CredentialHost) throws -> (token: IssuedToken, username: String?)? {
-        try services.context.forwardedToken().helperToken(picked: picked, host: host)
     }
 }

@@ -35,7 +35,7 @@ enum DockerCredentialCommand: Command {
             throw KCAuthError(.usage, "unknown docker credential action '\(Sanitize.oneLine(word, limit: 40))'",
                               hint: "use get, list, store or erase")
         }
-        let helper = services.context.dockerCredential(option: command.value(HelperOptions.profile), forwarded: HelperOptions.forwarded(services))
+        let helper = services.context.dockerCredential(option: command.value(HelperOptions.profile))
         switch try helper.run(action) {
         case .found(let serverURL, let username, let secret):
             services.console.out(DockerCredentialWire.getAnswer(serverURL: serverURL, username: username, secret: secret))

@@ -88,12 +88,7 @@ enum ExecCommand: Command {
     /// The profile's tokens, or (a forwarded session of `kcauth ssh`) the laptop's: then nothing
     /// is resolved here.
     private static func tokens(_ command: ParsedCommand, _ services: Services) throws -> ExecTokens {
-        guard ForwardedSession.announced(services) else {
-            return ExecTokens(context: services.context, profile: try services.resolve(command), forwarded: nil)
-        }
-        return ExecTokens(context: services.context, profile: nil, forwarded: { minValid, idToken in
-            try ForwardedSession.token(command, services, minValid: minValid, idToken: idToken)!
-        })
+        try services.context.execTokens(named: ForwardedSession.named(command, services), resolve: { try services.resolve(command) })
     }
 
     /// One `--env`: `NAME` (the access token) or `NAME=id` (the ID token).

@@ -36,7 +36,7 @@ enum GitCredentialCommand: Command {
         }
         // git may grow new actions: a helper ignores the ones it does not know.
         guard let action = GitCredential.Action(rawValue: word) else { return }
-        let helper = services.context.gitCredential(option: command.value(HelperOptions.profile), forwarded: HelperOptions.forwarded(services))
+        let helper = services.context.gitCredential(option: command.value(HelperOptions.profile))
         guard let answer = try helper.run(action) else { return }
         services.console.out(answer.text)
     }
