@@ -13,6 +13,8 @@ public final class KCAuthContext: Sendable {
     public let adapters: Adapters
     private let configuration = Once<Result<ConfigDocument, KCAuthError>>()
     private let directoryChoice = Once<DirectoryChoice?>()
+    /// The announced forward's use on this host (``ForwardedToken/use``), decided once.
+    let forwardUse = Once<ForwardedToken.Use>()
 
     public init(adapters: Adapters) { self.adapters = adapters }
 

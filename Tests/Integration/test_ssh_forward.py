@@ -1,19 +1,16 @@
-"""`kcauth ssh` (issue 20) against the real OpenSSH from Debian: a private `sshd -D` on 127.0.0.1
-with its own config (Debian's stock defaults that matter: `AcceptEnv LANG LC_*`, UsePAM,
-stream-local forwarding allowed) and host key, a test user with key authentication, and `ssh`
-as the client. The laptop is this (root) test process with a file-stored session; the remote
-host is the same machine as the test user, with the built binaries in a directory it can read.
+"""`kcauth ssh` against the real OpenSSH from Debian (sshremote.py: a private `sshd -D` on 127.0.0.1
+and a test user made for this run). The laptop is this (root) test process with a file-stored
+session; the remote host is the same machine as the test user, with the built binaries in a
+directory it can read.
 """
 
 import json
 import os
-import pwd
 import re
 import shutil
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -21,111 +18,14 @@ from pathlib import Path
 import pytest
 
 from helpers import login, set_setting
-from kcauth import BINARY, FULL_BINARY
+from kcauth import BINARY
 from provider import pid_alive
-
-REMOTE_USER = "kcauth-ssh-test"
+from sshremote import Remote, laptop_forwards
+from test_json_contract import check
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not os.path.exists("/usr/sbin/sshd") or not shutil.which("ssh"),
     reason="needs root, openssh-server and openssh-client")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Remote:
-    """The sshd and the test user; `ssh_options` reach it with `kcauth ssh` or plain ssh."""
-
-    def __init__(self, tmp_path):
-        self.tmp = Path(tmp_path)
-        if subprocess.run(["id", REMOTE_USER], capture_output=True).returncode != 0:
-            subprocess.run(["useradd", "--create-home", "--shell", "/bin/sh", REMOTE_USER], check=True)
-        self.user = pwd.getpwnam(REMOTE_USER)
-        self.home = Path(self.user.pw_dir)
-        self.remote_files_before = self.files()
-        # The binaries where the test user can run them (root-owned, as installed ones are).
-        self.bin = Path(tempfile.mkdtemp(prefix="kcauth-ssh-bin-"))
-        os.chmod(self.bin, 0o755)
-        for b in (BINARY, FULL_BINARY):
-            shutil.copy2(b, self.bin / b.name)
-        key = self.tmp / "id_ed25519"
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
-        host_key = self.tmp / "host_ed25519"
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(host_key)], check=True)
-        ssh_dir = self.home / ".ssh"
-        ssh_dir.mkdir(mode=0o700, exist_ok=True)
-        (ssh_dir / "authorized_keys").write_text((self.tmp / "id_ed25519.pub").read_text())
-        for p in (ssh_dir, ssh_dir / "authorized_keys"):
-            os.chown(p, self.user.pw_uid, self.user.pw_gid)
-        os.makedirs("/run/sshd", mode=0o755, exist_ok=True)
-        self.port = free_port()
-        config = self.tmp / "sshd_config"
-        config.write_text(f"""Port {self.port}
-ListenAddress 127.0.0.1
-HostKey {host_key}
-PidFile {self.tmp}/sshd.pid
-AuthorizedKeysFile .ssh/authorized_keys
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM yes
-AcceptEnv LANG LC_*
-Subsystem sftp /usr/lib/openssh/sftp-server
-""")
-        self.process = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", str(config)],
-                                        stdout=subprocess.DEVNULL, stderr=open(self.tmp / "sshd.log", "w"))
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, (self.tmp / "sshd.log").read_text()
-                time.sleep(0.05)
-        self.ssh_options = ["-F", "/dev/null", "-i", str(key), "-p", str(self.port), "-o", "IdentitiesOnly=yes",
-                            "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
-                            "-o", f"UserKnownHostsFile={self.tmp}/known_hosts", "-o", "LogLevel=ERROR"]
-        self.destination = f"{REMOTE_USER}@127.0.0.1"
-        self.kcauth = f"{self.bin}/kcauth"
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        shutil.rmtree(self.bin, ignore_errors=True)
-
-    def files(self):
-        """Every file the test user can have written: its home and its entries in /tmp and /run/user."""
-        found = set()
-        for top in (str(self.home), "/tmp", "/var/tmp", f"/run/user/{self.user.pw_uid}", "/dev/shm"):
-            for root, dirs, files in os.walk(top):
-                for name in files + dirs:
-                    path = os.path.join(root, name)
-                    try:
-                        if os.lstat(path).st_uid == self.user.pw_uid:
-                            found.add(path)
-                    except FileNotFoundError:
-                        pass
-        return found
-
-    def new_files(self):
-        return self.files() - self.remote_files_before
-
-    def contents_containing(self, secret):
-        hits = []
-        for path in self.files():
-            try:
-                if os.path.isfile(path) and not os.path.islink(path) and secret.encode() in Path(path).read_bytes():
-                    hits.append(path)
-            except OSError:
-                pass
-        return hits
 
 
 @pytest.fixture
@@ -154,15 +54,6 @@ def accepted_by_provider(provider, token):
         return response.status == 200
 
 
-def forward_directories():
-    return sorted(p for p in os.listdir("/tmp") if p.startswith("kcauth-forward."))
-
-
-def local_forwards():
-    base = "/run/user/0/kcauth-locks" if os.path.isdir("/run/user/0") else "/tmp/kcauth-0"
-    return sorted(p for p in os.listdir(base) if p.startswith("forward-")) if os.path.isdir(base) else []
-
-
 # Asks the forwarded socket directly and prints the raw answer line: what crosses, as it crosses.
 RAW_PROBE = """import os, socket
 s = socket.socket(socket.AF_UNIX)
@@ -174,7 +65,6 @@ print(s.makefile().readline().strip())
 
 def test_token_over_the_forward_and_nothing_stays_on_the_remote_host(kcauth, provider, remote):
     login(kcauth, provider, "--storage", "file")
-    forwards_before, local_before = forward_directories(), local_forwards()
     r = kcauth_ssh(kcauth, remote, remote.kcauth, "token")
     assert r.returncode == 0, r
     token = r.stdout.strip()
@@ -183,15 +73,16 @@ def test_token_over_the_forward_and_nothing_stays_on_the_remote_host(kcauth, pro
 
     # The log on the laptop names the answer, never the token.
     log = forward_log(kcauth)
-    assert re.search(rf"destination={REMOTE_USER}@127.0.0.1 profile=default scope=- answer=access_token", log), log
+    assert re.search(rf"destination={remote.destination} profile=default scope=- answer=access_token\n", log), log
     assert token not in log
     assert oct(os.stat(kcauth.state_dir / "forward.log").st_mode & 0o777) == "0o600"
 
-    # Nothing the remote side holds names the token; its forward directory and socket are gone.
+    # Nothing the remote side holds names the token; its forward directory and socket are gone,
+    # and so are the laptop's.
     assert remote.contents_containing(token) == []
-    assert remote.new_files() - {str(remote.home / ".ssh")} == set(), remote.new_files()
-    assert forward_directories() == forwards_before
-    assert local_forwards() == local_before
+    assert remote.new_files() == set(), remote.new_files()
+    assert remote.forward_directories() == []
+    assert laptop_forwards(remote.destination) == []
 
 
 def test_a_refresh_token_never_crosses(kcauth, provider, remote):
@@ -270,9 +161,7 @@ def test_the_remote_side_refuses_a_socket_in_a_directory_others_can_write(kcauth
     s.listen(1)
     try:
         r = kcauth("token", env={"LC_KCAUTH_FORWARD": planted})
-        assert r.returncode != 0 and "can be written by others" in r.stderr, r
-        r = kcauth("token", env={"LC_KCAUTH_FORWARD": str(tmp_path / "none.sock")})
-        assert r.returncode != 0 and "does not exist" in r.stderr, r
+        assert r.returncode == 1 and "can be written by others" in r.stderr, r
         # Nothing that would store a session runs in a forwarded one.
         r = kcauth("login", "--issuer", "http://127.0.0.1:1/realms/x", "--client-id", "x", env={"LC_KCAUTH_FORWARD": planted})
         assert r.returncode == 2 and "the session is the laptop's" in r.stderr, r
@@ -282,48 +171,302 @@ def test_the_remote_side_refuses_a_socket_in_a_directory_others_can_write(kcauth
         os.unlink(planted)
 
 
-def test_ssh_killed_ends_the_agent_and_removes_the_sockets(kcauth, provider, remote):
-    login(kcauth, provider, "--storage", "file")
-    forwards_before, local_before = forward_directories(), local_forwards()
-    proc = subprocess.Popen([str(BINARY), "ssh", *remote.ssh_options, remote.destination, "sleep 60"], env=kcauth.env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 30
-        while len(forward_directories()) == len(forwards_before):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-            time.sleep(0.1)
-        session = session_ssh(proc.pid)
-        assert session, "no session ssh under kcauth ssh"
-        status = kcauth("status")
-        assert f"{REMOTE_USER}@127.0.0.1" in status.stdout, status
-        os.kill(session, signal.SIGKILL)
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert not pid_alive(proc.pid)
-    assert forward_directories() == forwards_before
-    assert local_forwards() == local_before
-    assert f"{REMOTE_USER}@127.0.0.1" not in kcauth("status").stdout
+def start_kcauth_ssh(kcauth, remote, command, kcauth_flags=()):
+    """`kcauth ssh` running `command` in the background, once its remote directory exists."""
+    proc = subprocess.Popen([str(BINARY), "ssh", *kcauth_flags, *remote.ssh_options, remote.destination, command], env=kcauth.env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not remote.forward_directories() or session_ssh(proc.pid, timeout=0) is None:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    return proc
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
 
 
 def session_ssh(parent, timeout=10.0):
     """The pid of the session's ssh: the child of `kcauth ssh` that sends LC_KCAUTH_FORWARD."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for pid in os.listdir("/proc"):
-            if not pid.isdigit():
-                continue
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"SendEnv=LC_KCAUTH_FORWARD" in argv:
-                return int(pid)
+    while True:
+        for pid, argv in processes():
+            if parent_of(pid) == parent and b"SendEnv=LC_KCAUTH_FORWARD" in argv and b"ControlMaster=no" in argv:
+                return pid
+        if time.monotonic() >= deadline:
+            return None
         time.sleep(0.1)
+
+
+def master_ssh(forward_directory):
+    """The pid of the ssh that holds the connection: the control master of a forward's directory
+    (in the background it names itself `ssh: PATH [mux]`)."""
+    control = f"{forward_directory}/control".encode()
+    for pid, argv in processes():
+        line = b" ".join(argv)
+        if control in line and (b"[mux]" in line or b"ControlMaster=yes" in argv):
+            return pid
     return None
+
+
+def processes():
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                yield int(pid), Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                pass
+
+
+def parent_of(pid):
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def wait_until(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_ssh_killed_ends_the_agent_and_removes_the_sockets(kcauth, provider, remote):
+    login(kcauth, provider, "--storage", "file")
+    proc = start_kcauth_ssh(kcauth, remote, "sleep 60")
+    try:
+        session = session_ssh(proc.pid)
+        assert session, "no session ssh under kcauth ssh"
+        status = kcauth("status")
+        assert remote.destination in status.stdout, status
+        os.kill(session, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        stop(proc)
+    assert not pid_alive(proc.pid)
+    assert remote.forward_directories() == []
+    assert laptop_forwards(remote.destination) == []
+    assert remote.destination not in kcauth("status").stdout
+
+
+def test_a_dropped_connection_ends_kcauth_within_3_s_and_the_remote_directory_goes(kcauth, provider, remote):
+    """The ssh that holds the connection (the control master) dies, as when the network goes:
+    kcauth ends at once with its children and sockets, after one short try at the remote clean-up
+    (over a new connection, which the test's keys allow)."""
+    login(kcauth, provider, "--storage", "file")
+    proc = start_kcauth_ssh(kcauth, remote, "sleep 60")
+    try:
+        [directory] = laptop_forwards(remote.destination)
+        master, session = master_ssh(directory), session_ssh(proc.pid)
+        assert master and session
+        os.kill(master, signal.SIGKILL)
+        dropped = time.monotonic()
+        proc.wait(timeout=30)
+        ended = time.monotonic() - dropped
+    finally:
+        stop(proc)
+    assert ended < 3, f"kcauth ended {ended:.1f} s after its connection"
+    assert not pid_alive(session) and not [pid for pid, _ in processes() if parent_of(pid) == proc.pid]
+    assert laptop_forwards(remote.destination) == [] and not os.path.exists(directory)
+    wait_until(lambda: remote.forward_directories() == [], 5, f"remote directory left: {remote.forward_directories()}")
+
+
+def give_own_session(kcauth, remote):
+    """The remote user gets a session of its own (a copy of the laptop's file-stored one): what
+    `kcauth token` there answers with when no forward is in force."""
+    for source, target in ((kcauth.config_file, remote.home / ".config" / "kcauth" / "config"),
+                           (kcauth.state_dir / "default.json", remote.home / ".local" / "state" / "kcauth" / "default.json")):
+        subprocess.run(["su", "-s", "/bin/sh", "-c", f"mkdir -p -m 700 {target.parent}", remote.name], check=True)
+        shutil.copy(source, target)
+        os.chown(target, remote.uid, remote.user.pw_gid)
+        os.chmod(target, 0o600)
+
+
+def kill_kcauth_ssh(kcauth, remote):
+    """Starts `kcauth ssh`, then SIGKILLs it and its two ssh (the terminal closed); its laptop
+    directory. Waits until the remote sshd has seen the connection end."""
+    proc = start_kcauth_ssh(kcauth, remote, "sleep 60")
+    [directory] = [d for d in laptop_forwards(remote.destination) if f"pid={proc.pid}\n" in Path(d, "forward").read_text()]
+    master, session = master_ssh(directory), session_ssh(proc.pid)
+    assert master and session
+    proc.kill()
+    proc.wait()
+    for pid in (session, master):
+        os.kill(pid, signal.SIGKILL)
+    wait_until(lambda: not remote_processes(remote, b"sshd"), 10, "the remote sshd sessions end with their connections")
+    return directory
+
+
+def test_a_killed_kcauth_leaves_what_the_docs_say_until_the_next_connection_or_the_remote_kcauth(kcauth, provider, remote):
+    """SIGKILL to `kcauth ssh` and to its ssh processes: the laptop's forward directory and the
+    remote one stay, dead (`status` does not list them). A remote kcauth that is handed the dead
+    socket ignores it with one line and removes it; the next `kcauth ssh` removes the rest."""
+    login(kcauth, provider, "--storage", "file")
+    give_own_session(kcauth, remote)
+    first = kill_kcauth_ssh(kcauth, remote)
+    [leftover] = remote.forward_directories()
+    assert os.path.isdir(first) and remote.destination not in kcauth("status").stdout
+
+    # A remote kcauth that finds a dead forward of its user (a shell that outlived its
+    # connection, in tmux say) uses this host's own sessions, says so once, and removes it.
+    r = remote.ssh(remote.kcauth, "token", options=("-o", f"SetEnv=LC_KCAUTH_FORWARD=/tmp/{leftover}/agent.sock"))
+    assert r.returncode == 0 and r.stdout.strip() == state(kcauth)["access_token"], r
+    assert r.stderr.count("ignoring LC_KCAUTH_FORWARD") == 1 and "its ssh connection has ended" in r.stderr, r
+    assert remote.forward_directories() == []
+
+    # The next `kcauth ssh` removes the laptop's dead directory...
+    second = kill_kcauth_ssh(kcauth, remote)
+    assert not os.path.exists(first) and os.path.isdir(second)
+    assert len(remote.forward_directories()) == 1
+    # ...and the next connection to the host the remote one.
+    r = kcauth_ssh(kcauth, remote, "true")
+    assert r.returncode == 0, r
+    assert remote.forward_directories() == []
+    assert laptop_forwards(remote.destination) == []
+
+
+def remote_processes(remote, name):
+    return [pid for pid, argv in processes() if argv and name in argv[0] and remote.name.encode() in b" ".join(argv)]
+
+
+def test_a_forward_carried_to_a_second_hop_is_ignored_there(kcauth, provider, remote, tmp_path):
+    """Debian's stock `SendEnv LC_*` carries LC_KCAUTH_FORWARD from a `kcauth ssh` session to the
+    next host. There the socket is not the user's (or not there at all): ignored with one line;
+    `login` and the user's own sessions work."""
+    login(kcauth, provider, "--storage", "file")
+    (tmp_path / "second").mkdir()
+    second = Remote(tmp_path / "second")
+    try:
+        give_own_session(kcauth, second)
+        # The first host's user may reach the second host's (its key, as the user's own).
+        hop_key = remote.home / ".ssh" / "hop_key"
+        shutil.copy(tmp_path / "second" / "id_ed25519", hop_key)
+        os.chown(hop_key, remote.uid, remote.user.pw_gid)
+        os.chmod(hop_key, 0o600)
+        hop = " ".join(["ssh", "-F", "/dev/null", "-i", str(hop_key), "-p", str(second.port), "-o", "IdentitiesOnly=yes",
+                        "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                        "-o", "LogLevel=ERROR", "-o", "SendEnv=LANG", "-o", "SendEnv=LC_*", second.destination])
+        k = second.kcauth
+        script = (f'echo "first=$LC_KCAUTH_FORWARD"; {hop} \'echo "second=$LC_KCAUTH_FORWARD"; {k} token; echo token=$?; '
+                  f'{k} login --profile new --issuer http://127.0.0.1:1/realms/x --client-id x --storage file --timeout 5; '
+                  f'echo login=$?\'')
+        r = kcauth_ssh(kcauth, remote, script)
+        assert r.returncode == 0, r
+        first = re.search(r"^first=(/tmp/kcauth-forward\.\w+/agent\.sock)$", r.stdout, re.M).group(1)
+        assert f"second={first}" in r.stdout, r.stdout
+        # There: its own session answers, and login runs (to a provider that is not there).
+        assert f"{state(kcauth)['access_token']}\ntoken=0" in r.stdout and "login=1" in r.stdout, r
+        assert r.stderr.count(f"ignoring LC_KCAUTH_FORWARD={first}: the socket is not yours") == 2, r.stderr
+        assert "the session is the laptop's" not in r.stderr and "reconnect" not in r.stderr, r.stderr
+
+        # The laptop is a host too: its own session answers, whatever the variable names.
+        for carried in (first, "/tmp/kcauth-forward.nowhere/agent.sock"):
+            r = kcauth("token", env={"LC_KCAUTH_FORWARD": carried})
+            assert r.returncode == 0 and r.stdout.strip() == state(kcauth)["access_token"], r
+            assert r.stderr.count("ignoring LC_KCAUTH_FORWARD") == 1, r.stderr
+        r = kcauth("login", env={"LC_KCAUTH_FORWARD": "/tmp/kcauth-forward.nowhere/agent.sock"})
+        assert r.returncode == 0 and "Already logged in" in r.stderr, r
+    finally:
+        second.stop()
+
+
+def test_status_and_whoami_on_the_remote_side_describe_the_forward(kcauth, provider, remote):
+    login(kcauth, provider, "--storage", "file")
+    login(kcauth, provider, "--storage", "file", "--profile", "ops")
+    k = remote.kcauth
+    script = (f"{k} status; echo status=$?; {k} status -o json; {k} whoami; echo whoami=$?; {k} whoami -o json; "
+              f"{k} status --profile nosuch; echo other=$?; {k} whoami --userinfo; echo userinfo=$?")
+    r = kcauth_ssh(kcauth, remote, script, kcauth_flags=("--profile", "default", "--profile", "ops", "--scope", "openid"))
+    assert r.returncode == 0, r
+    out = r.stdout
+    text, rest = out.split("status=")
+    assert f"tokens come from the laptop's `kcauth ssh {remote.destination}`" in text, text
+    assert "Profiles lent: default (selected), ops" in text and "Scope: openid" in text
+    assert "status=0" in out and "whoami=0" in out
+    documents = [json.loads(d) for d in re.findall(r"^\{.*?^\}", rest, re.M | re.S)]
+    status, whoami = documents
+    check(status, "kcauth status -o json")
+    check(whoami, "kcauth whoami -o json in a forwarded session")
+    assert set(status["forwarded"]) == set(whoami["forwarded"]) == {"destination", "profiles", "scope", "socket"}
+    assert status["forwarded"]["destination"] == remote.destination and status["forwarded"]["profiles"] == ["default", "ops"]
+    assert status["forwarded"]["scope"] == "openid" and status["profiles"] == [] and status["selected_profile"] == "default"
+    # whoami: the identity in the token being lent (the test provider's user), and the forward.
+    assert whoami["preferred_username"] == "alice" and whoami["profile"] == "default" and whoami["storage"] == "forwarded"
+    assert whoami["scopes"] == ["openid"] and whoami["forwarded"]["destination"] == remote.destination
+    assert "Username       alice" in out or re.search(r"^Username +alice$", out, re.M), out
+    # A profile that is not lent, and --userinfo (the session is the laptop's): exit 2.
+    assert "other=2" in out and "userinfo=2" in out
+    assert "is not lent to this host" in out and "run `kcauth whoami --userinfo` on the laptop" in r.stderr
+    # Nothing about this host's keyring: it is not looked at.
+    assert "keyring" not in r.stderr.lower() and "Secret Service" not in r.stderr
+    assert "answer=description" in forward_log(kcauth)
+
+
+def test_a_silent_client_never_delays_a_real_request(kcauth, provider):
+    """Clients that connect to the agent and say nothing hold nobody up."""
+    login(kcauth, provider, "--storage", "file")
+    agent = subprocess.Popen([str(BINARY), "forward-agent"], env=kcauth.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    silent = []
+    try:
+        path = agent.stdout.readline().strip()
+        for _ in range(3):
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(path)
+            silent.append(s)
+        time.sleep(0.2)
+        started = time.monotonic()
+        with socket.socket(socket.AF_UNIX) as asking:
+            asking.settimeout(10)
+            asking.connect(path)
+            asking.sendall(b'{"profile":null,"min_valid":30,"id_token":false}\n')
+            answer = json.loads(asking.makefile().readline())
+        took = time.monotonic() - started
+        assert answer["access_token"] == state(kcauth)["access_token"]
+        assert took < 1.0, f"answered after {took:.1f} s with silent clients connected"
+        agent.send_signal(signal.SIGTERM)
+        assert agent.wait(timeout=10) == 0, agent.stderr.read()
+    finally:
+        for s in silent:
+            s.close()
+        stop(agent)
+    assert not os.path.exists(path)
+
+
+def test_min_valid_is_capped_and_forward_refreshes_are_rate_limited(kcauth, start_provider, remote):
+    """Counted at the real provider: a remote host asking for a day's validity of 60-second
+    tokens makes the laptop refresh at most once per 30 s, and each answer is the freshest token."""
+    provider = start_provider(access_token_lifetime=60)
+    login(kcauth, provider, "--storage", "file")
+    signed_in = time.monotonic()
+    k = remote.kcauth
+    three = f"for i in 1 2 3; do {k} token --min-valid 86400 >/dev/null || exit 9; done"
+
+    # 60 s tokens, just issued: a fresh one cannot give more, so nothing is refreshed.
+    r = kcauth_ssh(kcauth, remote, three)
+    assert r.returncode == 0, r
+    assert provider.token_requests("refresh_token") == []
+    assert forward_log(kcauth).count("answer=access_token min_valid=capped\n") == 3, forward_log(kcauth)
+
+    # A narrower scope is a refresh of its own: once, then its token serves.
+    r = kcauth_ssh(kcauth, remote, three, kcauth_flags=("--scope", "openid"))
+    assert r.returncode == 0, r
+    assert len(provider.token_requests("refresh_token")) == 1
+    assert forward_log(kcauth).count("scope=openid answer=access_token refresh=done\n") == 1
+
+    # Past the cap (45 s left of 60, less than 30 s after the last refresh) a refresh is due but
+    # held back: the held token is the freshest there is.
+    time.sleep(max(0, 18 - (time.monotonic() - signed_in)))
+    r = kcauth_ssh(kcauth, remote, f"{k} token --min-valid 86400")
+    assert r.returncode == 0, r
+    log = forward_log(kcauth)
+    refreshes = len(provider.token_requests("refresh_token"))
+    if "refresh=limited" not in log.splitlines()[-1]:
+        pytest.fail(f"not held back ({time.monotonic() - signed_in:.0f} s after sign-in): {log}")
+    assert refreshes == 1
+    assert r.stdout.strip() == state(kcauth)["access_token"]
 
 
 def test_git_and_docker_helpers_and_kubectl_on_the_remote_host(kcauth, provider, remote):
@@ -358,34 +501,25 @@ KUBERNETES_EXEC_INFO='{{"apiVersion":"client.authentication.k8s.io/v1","kind":"E
 
 def test_sigterm_to_kcauth_ssh_is_passed_on_and_everything_is_removed(kcauth, provider, remote):
     login(kcauth, provider, "--storage", "file")
-    forwards_before, local_before = forward_directories(), local_forwards()
-    proc = subprocess.Popen([str(BINARY), "ssh", *remote.ssh_options, remote.destination, "sleep 60"], env=kcauth.env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = start_kcauth_ssh(kcauth, remote, "sleep 60")
     try:
-        deadline = time.monotonic() + 30
-        while len(forward_directories()) == len(forwards_before):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-            time.sleep(0.1)
         session = session_ssh(proc.pid)
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop(proc)
     assert proc.returncode == 255 or proc.returncode == 128 + signal.SIGTERM, proc.returncode
     assert session and not pid_alive(session)
-    assert forward_directories() == forwards_before
-    assert local_forwards() == local_before
+    assert remote.forward_directories() == []
+    assert laptop_forwards(remote.destination) == []
 
 
 def test_forward_agent_with_plain_ssh_and_ssh_config_lines(kcauth, provider, remote):
     """`kcauth forward-agent` on its own, and plain ssh with the lines docs/integrations.md gives."""
     login(kcauth, provider, "--storage", "file")
-    local_before = local_forwards()
     # The one-time set-up on the remote host: a directory of the user's, closed to others.
     remote_dir = remote.home / ".kcauth-forward"
-    subprocess.run(["su", "-s", "/bin/sh", "-c", f"mkdir -m 700 {remote_dir}", REMOTE_USER], check=True)
+    subprocess.run(["su", "-s", "/bin/sh", "-c", f"mkdir -m 700 {remote_dir}", remote.name], check=True)
     remote_socket = f"{remote_dir}/agent.sock"
     agent = subprocess.Popen([str(BINARY), "forward-agent"], env=kcauth.env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -393,13 +527,12 @@ def test_forward_agent_with_plain_ssh_and_ssh_config_lines(kcauth, provider, rem
         path = agent.stdout.readline().strip()
         assert path.endswith("/agent.sock") and stat_mode(path) == 0o600, (path, agent.poll())
         assert stat_mode(os.path.dirname(path)) == 0o700
+        assert laptop_forwards(f"pid={agent.pid}\n") == [os.path.dirname(path)]
         assert "plain ssh" in kcauth("status").stdout
 
         def plain_ssh(*command):
-            return subprocess.run(["ssh", *remote.ssh_options, "-o", f"RemoteForward={remote_socket} {path}",
-                                   "-o", f"SetEnv=LC_KCAUTH_FORWARD={remote_socket}", "-o", "ExitOnForwardFailure=yes",
-                                   remote.destination, *command],
-                                  capture_output=True, text=True, timeout=60)
+            return remote.ssh(*command, options=("-o", f"RemoteForward={remote_socket} {path}",
+                                                 "-o", f"SetEnv=LC_KCAUTH_FORWARD={remote_socket}", "-o", "ExitOnForwardFailure=yes"))
 
         r = plain_ssh(remote.kcauth, "token")
         assert r.returncode == 0, r
@@ -420,12 +553,10 @@ def test_forward_agent_with_plain_ssh_and_ssh_config_lines(kcauth, provider, rem
         agent.send_signal(signal.SIGTERM)
         assert agent.wait(timeout=10) == 0, agent.stderr.read()
     finally:
-        if agent.poll() is None:
-            agent.kill()
-            agent.wait()
+        stop(agent)
         shutil.rmtree(remote_dir, ignore_errors=True)
     assert not os.path.exists(path) and not os.path.exists(os.path.dirname(path))
-    assert local_forwards() == local_before
+    assert laptop_forwards(f"pid={agent.pid}\n") == []
     assert "plain ssh" not in kcauth("status").stdout
 
 

@@ -78,20 +78,64 @@ import KCAuthTestSupport
         #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "relative" : nil })
     }
 
-    @Test func theRemoteSideRefusesASocketOthersCouldHavePlaced() throws {
-        let base = FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"
+    @Test func theRemoteSideTellsItsOwnLiveSocketFromOthersAndFromADeadOne() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/kcauth-forward.\(UUID().uuidString.prefix(10))"
         try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: base) }
         let path = base + "/agent.sock"
         let fd = try ForwardSocket.listen(path: path)
-        defer { close(fd) }
-        #expect(ForwardSocket.refusal(path: path) == nil)
+        #expect(ForwardSocket.inspect(path: path) == .live)
         chmod(base, 0o777)
-        #expect(ForwardSocket.refusal(path: path)?.contains("can be written by others") == true)
+        #expect(ForwardSocket.inspect(path: path) == .unsafe("\(base) can be written by others"))
         chmod(base, 0o700)
-        #expect(ForwardSocket.refusal(path: path, uid: geteuid() + 1)?.contains("not to you") == true)
-        #expect(ForwardSocket.refusal(path: base + "/missing") != nil)
+        #expect(ForwardSocket.inspect(path: path, uid: geteuid() + 1) == .notYours(uid: geteuid()))
+        #expect(ForwardSocket.inspect(path: base + "/missing") == .absent)
+        #expect(ForwardSocket.inspect(path: "/nonexistent-\(UUID().uuidString)/agent.sock") == .absent)
         var info = stat()
         #expect(lstat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+
+        // Nothing listens any more (the connection that forwarded it ended): dead, and removed
+        // with the directory `kcauth ssh` made for it.
+        close(fd)
+        #expect(ForwardSocket.inspect(path: path) == .dead)
+        ForwardSocket.removeDead(path: path, uid: geteuid() + 1)
+        #expect(access(path, F_OK) == 0, "someone else's is not removed")
+        ForwardSocket.removeDead(path: path)
+        #expect(access(path, F_OK) != 0 && access(base, F_OK) != 0)
     }
+
+    @Test func aSilentClientDelaysNoOther() throws {
+        let base = FileManager.default.temporaryDirectory.path + "/kcauth-fwd-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let listener = try SocketForwardListener(path: base + "/agent.sock")
+        let stop = Flag()
+        let serving = Thread { while !stop.isSet { listener.serve(milliseconds: 50) { _ in #"{"access_token":"at"}"# } } }
+        serving.start()
+        defer {
+            stop.set()
+            while !serving.isFinished { usleep(10_000) }
+            listener.close()
+        }
+        // Two clients connect and say nothing; a third asks and is answered at once.
+        let silent = try (0..<2).map { _ in try ForwardSocket.connect(path: listener.path, seconds: 10) }
+        defer { silent.forEach { close($0) } }
+        usleep(100_000)
+        let started = ForwardSocket.monotonic()
+        let asking = try ForwardSocket.connect(path: listener.path, seconds: 10)
+        defer { close(asking) }
+        #expect(ForwardSocket.writeLine(asking, ForwardMessage.Request(profile: nil, minValid: 30, idToken: false).line, milliseconds: 1_000))
+        #expect(ForwardSocket.readLine(asking, milliseconds: 5_000) == Array(#"{"access_token":"at"}"#.utf8))
+        #expect(ForwardSocket.monotonic() - started < 1.0)
+        // The silent ones are told their request never came once their short deadline passed.
+        #expect(ForwardSocket.readLine(silent[0], milliseconds: 5_000).map { String(decoding: $0, as: UTF8.self) }?.contains("unreadable request") == true)
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

@@ -2,8 +2,8 @@ import KCAuthCore
 
 /// `forward-agent`: the laptop's side of `ssh` on its own, for plain ssh (`RemoteForward` in
 /// ssh_config). Listens on a fresh socket (or the one asked for), lists itself for `status`, and
-/// answers (``ForwardAnswers``) until a stop signal; then removes its socket, record and
-/// directory.
+/// answers (``ForwardAnswers``, several clients at a time) until a stop signal; then removes its
+/// socket, record and directory. Forwards killed earlier (SIGKILL) lose their directories first.
 public struct ForwardAgent: Sendable {
     /// The destination its record and log lines name.
     public static let destination = "plain ssh"
@@ -35,6 +35,7 @@ public struct ForwardAgent: Sendable {
     /// `listening`: told the path once it listens.
     public func run(profiles: [String], scope: String?, socket: String?, listening: (String) -> Void) throws {
         host.holdStopSignals()
+        host.removeOrphans()
         let directory = try host.makeDirectory()
         defer { host.remove(directory: directory, files: [ForwardRecord.fileName, "agent.sock"]) }
         let path = socket ?? directory + "/agent.sock"
@@ -44,6 +45,6 @@ public struct ForwardAgent: Sendable {
                                  started: context.clock.instant.rfc3339), in: directory)
         listening(path)
         let answers = ForwardAnswers(context: context, host: host, profiles: profiles, scope: scope, destination: Self.destination)
-        while !host.stopRequested() { listener.serveOne(milliseconds: 100, answer: answers.answer) }
+        while !host.stopRequested() { listener.serve(milliseconds: 100, answer: { answers.answer($0) }) }
     }
 }

@@ -5,13 +5,16 @@ import KCAuthCore
 /// else. An answer is an access token (an ID token when asked), built by ``ForwardMessage`` from
 /// an ``IssuedToken``, which holds no refresh token or client credential. Each profile is
 /// resolved again for every request, so a sign-in on the laptop while the connection stays up is
-/// used at once. Every answer is logged (names only).
+/// used at once. How fresh a token is made, and how often the remote host can make the laptop
+/// refresh: ``ForwardFreshness``. Every answer is logged (names only), with the refreshes it
+/// caused or was refused.
 public struct ForwardAnswers: Sendable {
     let context: KCAuthContext
     let host: any ForwardHost
     public let profiles: [String]
     public let scope: String?
     public let destination: String
+    let freshness = ForwardFreshness()
 
     public init(context: KCAuthContext, host: any ForwardHost, profiles: [String], scope: String?, destination: String) {
         self.context = context
@@ -21,9 +24,16 @@ public struct ForwardAnswers: Sendable {
         self.destination = destination
     }
 
+    /// What the forward is, for the remote `status` and `whoami`.
+    public var forwardDescription: ForwardDescription { ForwardDescription(destination: destination, profiles: profiles, scope: scope) }
+
     /// The answer line, logged.
     public func answer(_ request: ForwardMessage.Request) -> String {
         let now = context.clock.instant
+        if request.describe {
+            log(profiles[0], "answer=description", now)
+            return forwardDescription.line
+        }
         var username: String?
         var routed: String?
         if let text = request.host {
@@ -46,18 +56,23 @@ public struct ForwardAnswers: Sendable {
         }
         do {
             let profile = try context.resolve(SettingsFlags(profile: name))
-            let token = try context.getToken(profile).run(GetToken.Request(profile: name, minValid: request.minValid,
-                                                                          scope: scope, idToken: request.idToken))
-            if request.idToken, token.idToken == nil {
+            let outcome = try freshness.token(context: context, profile: profile, request: request, scope: scope)
+            if request.idToken, outcome.token.idToken == nil {
                 throw KCAuthError(.loginRequired, "the session of profile '\(name)' has no ID token")
             }
-            log(name, "answer=" + (request.idToken ? "access_token,id_token" : "access_token"), now)
-            return ForwardMessage.answer(token, profile: name, idToken: request.idToken, username: username)
+            log(name, "answer=" + (request.idToken ? "access_token,id_token" : "access_token") + Self.refreshWords(outcome), now)
+            return ForwardMessage.answer(outcome.token, profile: name, idToken: request.idToken, username: username)
         } catch {
             let failure = KCAuthError.wrapping(error)
             log(name, "error=\(failure.code.rawValue)", now)
             return ForwardMessage.failure(failure, profile: name)
         }
+    }
+
+    /// The log's words for how fresh the answer was made: ` min_valid=capped` when the request
+    /// asked for more than a fresh token gives, ` refresh=done` or ` refresh=limited`.
+    static func refreshWords(_ outcome: ForwardFreshness.Outcome) -> String {
+        (outcome.capped ? " min_valid=capped" : "") + (outcome.refreshed ? " refresh=done" : outcome.limited ? " refresh=limited" : "")
     }
 
     /// The forwarded profiles of the laptop's configuration (read for every helper request),

@@ -5,14 +5,17 @@ import KCAuthCore
 /// connection lasts. The remote side must find a socket in a directory only its user can write,
 /// and the path of such a directory is known only once connected. So:
 ///
-/// 1. a control connection (`ControlMaster`, authenticated once, on the user's terminal) runs
-///    `mktemp -d` on the remote host: a fresh 0700 directory;
+/// 1. a control connection (`ControlMaster`, authenticated once, on the user's terminal) removes
+///    what earlier connections left there and runs `mktemp -d` on the remote host: a fresh 0700
+///    directory (``RemoteForwardCommands``);
 /// 2. the laptop's socket is forwarded into it through that connection (`ssh -O forward -R`);
 /// 3. the user's session runs over the same connection with `LC_KCAUTH_FORWARD` naming the
 ///    remote socket (passed by stock Debian sshd: `AcceptEnv LANG LC_*`), while this process
 ///    answers on the laptop's socket (``ForwardAnswers``);
-/// 4. when the session's ssh ends, however it ends, the remote directory is removed through the
-///    control connection, the connection is closed, and the laptop's socket and directory go.
+/// 4. when the session's ssh ends, however it ends, the remote directory is removed (through the
+///    control connection while it lasts, else by one new connection that asks nothing), the
+///    connection is closed, and the laptop's socket and directory go: within
+///    ``cleanUpSeconds`` each.
 public struct SSHForward: Sendable {
     public struct Request: Sendable, Equatable {
         /// ssh's options, each with its value's word when separate.
@@ -50,8 +53,14 @@ public struct SSHForward: Sendable {
 
     /// How long the control connection may take to sign in (a password typed by a person).
     public static let connectSeconds = 600
-    /// A control command (`-O forward`, the clean-up) that takes longer than this is stopped.
+    /// A control command (`-O forward`) that takes longer than this is stopped; also how long
+    /// the control connection outlives its last session (ControlPersist: a killed kcauth
+    /// cannot close it).
     public static let controlSeconds = 20
+    /// Each step of the clean-up once the session has ended (the remote directory's removal,
+    /// closing the control connection) is stopped after this long: a dropped connection must
+    /// not keep kcauth and its sockets.
+    public static let cleanUpSeconds = 2
 
     let context: KCAuthContext
     let host: any ForwardHost
@@ -64,6 +73,7 @@ public struct SSHForward: Sendable {
     }
 
     public func run(_ request: Request) throws -> Outcome {
+        host.removeOrphans()
         let directory = try host.makeDirectory()
         let record = ForwardRecord(pid: host.processID, destination: request.destination, profiles: request.profiles,
                                    scope: request.scope, started: context.clock.instant.rfc3339)
@@ -84,13 +94,8 @@ public struct SSHForward: Sendable {
         return environment
     }
 
-    /// What `mktemp -d -t` prints: an absolute path of plain characters, nothing a shell or
-    /// ssh's forwarding syntax would read differently.
-    public static func isSafeRemoteDirectory(_ path: String) -> Bool {
-        path.hasPrefix("/") && path.contains("/kcauth-forward.") && path.count < 80
-            && path.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2F || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
-            && !path.contains("..")
-    }
+    /// What `mktemp -d -t` prints (``RemoteForwardCommands/isSafeDirectory(_:)``).
+    public static func isSafeRemoteDirectory(_ path: String) -> Bool { RemoteForwardCommands.isSafeDirectory(path) }
 
     /// One connection's steps, in the forward's directory.
     struct Session {
@@ -112,7 +117,7 @@ public struct SSHForward: Sendable {
                                      // The master sends a session's variables, by its own SendEnv.
                                      "-o", "SendEnv=" + ForwardRule.variable]
                                     + request.connectionOptions
-                                    + ["-T", request.destination, "mktemp -d -t kcauth-forward.XXXXXXXXXX"],
+                                    + ["-T", request.destination, RemoteForwardCommands.setUp],
                                     environment: environment, captureOutput: true, quiet: false,
                                     seconds: SSHForward.connectSeconds, whileWaiting: nil)
             guard setup.status == 0 else {
@@ -125,7 +130,7 @@ public struct SSHForward: Sendable {
             let remoteDirectory = output.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).last.map(String.init) ?? ""
             guard SSHForward.isSafeRemoteDirectory(remoteDirectory) else { return .noRemoteDirectory }
             let remoteSocket = remoteDirectory + "/agent.sock"
-            defer { control(["-T", request.destination, "rm -rf -- '\(remoteDirectory)'"]) }
+            defer { removeRemote(remoteDirectory) }
 
             // 2. The forward into it.
             guard control(["-O", "forward", "-R", remoteSocket + ":" + socketPath, request.destination]) == 0 else {
@@ -138,26 +143,37 @@ public struct SSHForward: Sendable {
             let session = try ssh.run(["-o", "ControlPath=" + controlPath, "-o", "ControlMaster=no", "-o", "SendEnv=" + ForwardRule.variable]
                                       + request.options.flatMap { $0 } + [request.destination] + request.command,
                                       environment: sessionEnvironment, captureOutput: false, quiet: false, seconds: nil,
-                                      whileWaiting: { listener.serveOne(milliseconds: 100, answer: answers.answer) })
+                                      whileWaiting: { listener.serve(milliseconds: 100, answer: { answers.answer($0) }) })
             return .ended(status: session.status)
         }
 
-        /// A control command over the control connection (never a new connection: BatchMode, and
-        /// only while the control socket exists); its status.
+        /// A control command over the control connection (`-O`: never a new connection, and only
+        /// while the control socket exists), stopped after `seconds`; its status.
         @discardableResult
-        func control(_ arguments: [String]) -> Int32 {
+        func control(_ arguments: [String], seconds: Int = SSHForward.controlSeconds) -> Int32 {
             guard ssh.exists(controlPath) else { return 255 }
             let run = try? ssh.run(["-o", "ControlPath=" + controlPath, "-o", "ControlMaster=no", "-o", "BatchMode=yes"] + arguments,
-                                   environment: environment, captureOutput: false, quiet: true, seconds: SSHForward.controlSeconds,
-                                   whileWaiting: nil)
+                                   environment: environment, captureOutput: false, quiet: true, seconds: seconds, whileWaiting: nil)
             return run?.status ?? 255
+        }
+
+        /// Removes the remote directory, once: over the control connection while it lasts, else
+        /// (the connection dropped) ssh falls back to a new connection with the user's options,
+        /// which asks nothing (BatchMode). Either way it is stopped after
+        /// ``SSHForward/cleanUpSeconds``; what it cannot remove, the next `kcauth ssh` to the host
+        /// or the remote kcauth that finds it dead does.
+        func removeRemote(_ directory: String) {
+            _ = try? ssh.run(["-o", "ControlPath=" + controlPath, "-o", "ControlMaster=no", "-o", "BatchMode=yes"]
+                             + request.connectionOptions + ["-T", request.destination, RemoteForwardCommands.removal(directory)],
+                             environment: environment, captureOutput: false, quiet: true, seconds: SSHForward.cleanUpSeconds,
+                             whileWaiting: nil)
         }
 
         /// Closes the control connection and waits (briefly) for the master to remove its socket,
         /// so that the forward's directory can go with it.
         func closeControl() {
-            guard control(["-O", "exit", request.destination]) == 0 else { return }
-            ssh.waitUntilGone(controlPath, milliseconds: 2_000)
+            guard control(["-O", "exit", request.destination], seconds: SSHForward.cleanUpSeconds) == 0 else { return }
+            ssh.waitUntilGone(controlPath, milliseconds: 1_000)
         }
     }
 }

@@ -12,12 +12,14 @@ enum StatusCommand: Command {
         when the selected profile (--profile, KCAUTH_PROFILE, else the default) is usable, \
         whatever the others' state; 4 when it needs a login; 5 when its storage cannot be read. \
         The text report also lists the live forwards of `kcauth ssh` and `kcauth forward-agent` \
-        (destination, profiles, scope).
+        (destination, profiles, scope). On the remote side of a forward it describes the forward \
+        instead: the laptop's destination, the profiles lent and their scope.
         """,
         options: [CommandTable.profile, SessionOutput.option],
         examples: ["kcauth status", "kcauth status -o json | jq '.profiles[] | {profile, state}'"])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
+        if try ForwardedSession.status(command, services) { return }
         let selected = try services.resolve(command)
         let report = try services.context.status(selected: selected)
         let now = services.context.clock.instant

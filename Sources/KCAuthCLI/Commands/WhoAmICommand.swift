@@ -13,7 +13,8 @@ enum WhoAmICommand: Command {
         Needs no network. --userinfo also asks the provider's userinfo endpoint (refreshing the \
         access token first if needed), which proves that the session is still alive there. \
         Exits with status 4 when nobody is signed in or the provider no longer accepts the \
-        session.
+        session. On the remote side of `kcauth ssh` it shows the forward and who the token the \
+        laptop lends says you are.
         """,
         options: [CommandTable.profile, userinfo, SessionOutput.option],
         examples: ["kcauth whoami", "kcauth whoami --userinfo -o json | jq -r .email"])
@@ -21,6 +22,7 @@ enum WhoAmICommand: Command {
     static let userinfo = OptionSpec("userinfo", help: "Also ask the provider's userinfo endpoint")
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
+        if try ForwardedSession.whoami(command, services, userinfo: command.flag(userinfo)) { return }
         let profile = try services.resolve(command)
         let identity = try services.context.whoAmI(profile).run(profile: profile.name, userinfo: command.flag(userinfo))
         let now = services.context.clock.instant

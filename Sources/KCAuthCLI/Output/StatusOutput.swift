@@ -57,6 +57,7 @@ enum StatusOutput {
             ("version", .number(SessionOutput.schemaVersion)),
             ("selected_profile", .string(report.selectedProfile)),
             ("profiles", .array(report.entries.map { entry($0, now: now) })),
+            ("forwarded", .null),  // the remote side of a forward (ForwardedOutput)
         ]).rendered()
     }
 

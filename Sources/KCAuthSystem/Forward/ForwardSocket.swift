@@ -61,23 +61,39 @@ public enum ForwardSocket {
         return fd
     }
 
+    /// How reading one line ended.
+    public enum LineRead: Equatable {
+        case line([UInt8])
+        /// The peer closed the connection before it sent a byte.
+        case closedEmpty
+        /// A deadline, an early end after some bytes, or a line longer than ``maxLine``.
+        case failed
+    }
+
     /// One line (without its newline) read within `milliseconds` in all; nil on a deadline,
     /// an early end or a line longer than ``maxLine``.
     public static func readLine(_ fd: Int32, milliseconds: Int) -> [UInt8]? {
+        if case .line(let line) = read(fd, milliseconds: milliseconds) { return line }
+        return nil
+    }
+
+    /// As ``readLine(_:milliseconds:)``, telling a peer that closed without a word apart.
+    public static func read(_ fd: Int32, milliseconds: Int) -> LineRead {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = monotonic() + Double(milliseconds) / 1000
         while true {
-            if let end = bytes.firstIndex(of: 0x0A) { return Array(bytes[..<end]) }
+            if let end = bytes.firstIndex(of: 0x0A) { return .line(Array(bytes[..<end])) }
             let left = deadline - monotonic()
-            guard left > 0, bytes.count <= maxLine else { return nil }
+            guard left > 0, bytes.count <= maxLine else { return .failed }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&p, 1, Int32(left * 1000) + 1)
             if ready < 0, errno == EINTR { continue }
-            guard ready == 1 else { return nil }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard ready == 1 else { return .failed }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            if n == 0, bytes.isEmpty { return .closedEmpty }
+            guard n > 0 else { return .failed }
             bytes += buffer[..<n]
         }
     }
@@ -103,20 +119,54 @@ public enum ForwardSocket {
         return true
     }
 
-    /// Why a forwarded socket must not be used, or nil when it may: it must be a socket owned by
-    /// this user, in a directory owned by this user (or root) that nobody else can write to —
-    /// otherwise someone else could stand in for the laptop and hand out tokens of their choosing.
-    public static func refusal(path: String, uid: uid_t = geteuid()) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return "\(path) does not exist (the ssh connection that forwarded it has ended?)" }
-        guard info.st_mode & S_IFMT == S_IFSOCK else { return "\(path) is not a socket" }
-        guard info.st_uid == uid else { return "\(path) belongs to uid \(info.st_uid), not to you" }
+    /// What is at `path` for the user `uid`: only a socket of the user's, in a directory owned
+    /// by the user (or root) that nobody else can write to, may be used — otherwise someone else
+    /// could stand in for the laptop and hand out tokens of their choosing. With `probe`, a
+    /// connection attempt tells a socket something listens on (live) from one left behind (dead:
+    /// refused at once, as the kernel answers for a socket file without a listener).
+    public static func inspect(path: String, uid: uid_t = geteuid(), probe: Bool = true) -> ForwardSocketState {
         let directory = parent(path)
         var dir = stat()
-        guard lstat(directory, &dir) == 0, dir.st_mode & S_IFMT == S_IFDIR else { return "\(directory) is not a directory" }
-        guard dir.st_uid == uid || dir.st_uid == 0 else { return "\(directory) belongs to uid \(dir.st_uid), not to you" }
-        guard dir.st_mode & 0o022 == 0 else { return "\(directory) can be written by others" }
-        return nil
+        guard lstat(directory, &dir) == 0 else { return .absent }
+        // Another user's directory first: its 0700 would hide the socket as if it were absent.
+        guard dir.st_uid == uid || dir.st_uid == 0 else { return .notYours(uid: dir.st_uid) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .absent }
+        guard info.st_uid == uid else { return .notYours(uid: info.st_uid) }
+        guard dir.st_mode & S_IFMT == S_IFDIR else { return .unsafe("\(directory) is not a directory") }
+        guard dir.st_mode & 0o022 == 0 else { return .unsafe("\(directory) can be written by others") }
+        guard info.st_mode & S_IFMT == S_IFSOCK else { return .unsafe("\(path) is not a socket") }
+        guard probe else { return .live }
+        switch tryConnect(path) {
+        case 0: return .live
+        case ECONNREFUSED: return .dead
+        default: return .live  // the exchange says what is wrong
+        }
+    }
+
+    /// Removes a dead socket of the user's at `path`, after checking again that it is one (the
+    /// same file, still refusing connections), and then its directory when `kcauth ssh` made it
+    /// (`mktemp -d -t kcauth-forward.XXXXXXXXXX`) and nothing else is in it.
+    public static func removeDead(path: String, uid: uid_t = geteuid()) {
+        var before = stat()
+        guard lstat(path, &before) == 0, inspect(path: path, uid: uid) == .dead else { return }
+        var now = stat()
+        guard lstat(path, &now) == 0, now.st_ino == before.st_ino, now.st_dev == before.st_dev else { return }
+        unlink(path)
+        let directory = parent(path)
+        if directory.split(separator: "/").last?.hasPrefix("kcauth-forward.") == true { rmdir(directory) }
+    }
+
+    /// 0 when a connection to `path` is accepted (and closed at once), else the errno.
+    static func tryConnect(_ path: String) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        guard var address = try? self.address(path) else { return ENAMETOOLONG }
+        let r = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        return r == 0 ? 0 : errno
     }
 
     static func parent(_ path: String) -> String {

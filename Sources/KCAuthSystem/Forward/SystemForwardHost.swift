@@ -72,17 +72,39 @@ public struct SystemForwardHost: ForwardHost {
     }
 
     public func liveForwards() -> [ForwardRecord] {
-        guard let base = ContractPaths.sharedDirectory(), let dir = opendir(base) else { return [] }
+        Self.forwards().filter { kill($0.record.pid, 0) == 0 }.map(\.record).sorted { $0.started < $1.started }
+    }
+
+    public func removeOrphans() {
+        for forward in Self.forwards() where Self.isOrphan(forward) {
+            PrivateRunDirectory.remove(forward.directory, files: Self.files)
+        }
+    }
+
+    /// Its process is gone (ESRCH: not merely another user's), and nothing answers on its socket
+    /// (a process in another pid namespace sharing this directory would).
+    static func isOrphan(_ forward: (directory: String, record: ForwardRecord)) -> Bool {
+        guard kill(forward.record.pid, 0) != 0, errno == ESRCH else { return false }
+        let socket = forward.directory + "/agent.sock"
+        return access(socket, F_OK) != 0 || ForwardSocket.tryConnect(socket) != 0
+    }
+
+    /// What a forward's directory may hold: its record, its socket, ssh's control socket.
+    public static let files = [ForwardRecord.fileName, "agent.sock", "control"]
+
+    /// The forwards whose directories hold a record, live or not.
+    static func forwards() -> [(directory: String, record: ForwardRecord)] {
+        guard let base = Paths.lockDirectory(), let dir = opendir(base) else { return [] }
         defer { closedir(dir) }
-        var records: [ForwardRecord] = []
+        var found: [(String, ForwardRecord)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let directory = base + "/" + name
             guard name.hasPrefix(ForwardRecord.directoryPrefix),
-                  let text = Self.read(base + "/" + name + "/" + ForwardRecord.fileName),
-                  let record = ForwardRecord(text: text), kill(record.pid, 0) == 0 else { continue }
-            records.append(record)
+                  let text = read(directory + "/" + ForwardRecord.fileName), let record = ForwardRecord(text: text) else { continue }
+            found.append((directory, record))
         }
-        return records.sorted { $0.started < $1.started }
+        return found
     }
 
     static func read(_ path: String) -> String? {

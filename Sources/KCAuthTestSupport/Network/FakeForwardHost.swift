@@ -64,4 +64,10 @@ public final class FakeForwardHost: ForwardHost, @unchecked Sendable {
     public func log(_ line: String) { mutex.withLock { logLines.append(line) } }
 
     public func liveForwards() -> [ForwardRecord] { mutex.withLock { records.values.sorted { $0.started < $1.started } } }
+
+    /// Directories of forwards whose process is gone, as a test planted them; removed by
+    /// ``removeOrphans()``.
+    public var orphans: Set<String> = []
+
+    public func removeOrphans() { mutex.withLock { orphans.removeAll() } }
 }

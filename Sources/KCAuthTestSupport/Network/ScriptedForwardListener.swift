@@ -1,7 +1,7 @@
 import Foundation
 import KCAuthCore
 
-/// A forward's socket that receives the scripted requests, one per `serveOne`, and keeps the
+/// A forward's socket that receives the scripted requests, one per `serve`, and keeps the
 /// answers.
 public final class ScriptedForwardListener: ForwardListener, @unchecked Sendable {
     private let mutex = NSLock()
@@ -15,7 +15,7 @@ public final class ScriptedForwardListener: ForwardListener, @unchecked Sendable
         pending = requests
     }
 
-    public func serveOne(milliseconds: Int32, answer: (ForwardMessage.Request) -> String) {
+    public func serve(milliseconds: Int32, answer: @escaping @Sendable (ForwardMessage.Request) -> String) {
         guard let request = mutex.withLock({ pending.isEmpty ? nil : pending.removeFirst() }) else { return }
         let line = answer(request)
         mutex.withLock { answers.append(line) }

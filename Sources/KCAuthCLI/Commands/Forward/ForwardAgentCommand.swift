@@ -17,10 +17,11 @@ enum ForwardAgentCommand: Command {
         of `kcauth ssh`: only the profiles named with --profile (default: the profile kcauth would \
         use), only access tokens and ID tokens, only to processes of this user (the ssh that \
         forwards it), each answer logged in $XDG_STATE_HOME/kcauth/forward.log with the \
-        destination "plain ssh"; `kcauth status` lists it. --socket puts the socket at PATH, \
-        which must not exist, in a directory that is yours and 0700 (default: a fresh private \
-        directory under $XDG_RUNTIME_DIR/kcauth-locks or /tmp/kcauth-UID). Every host the socket \
-        is forwarded to, and its root, can use it while forwarded.
+        destination "plain ssh"; `kcauth status` lists it. Clients are served side by side, each \
+        given 2 s to send its request. --socket puts the socket at PATH, which must not exist, \
+        in a directory that is yours and 0700 (default: a fresh private directory under \
+        /run/user/UID/kcauth-locks, or ~/.local/state/kcauth/locks where /run/user/UID is not \
+        yours). Every host the socket is forwarded to, and its root, can use it while forwarded.
         """,
         usage: "[--profile NAME]... [--scope SCOPES] [--socket PATH]",
         options: [SSHCommand.forwardProfile, SSHCommand.scope, socket],

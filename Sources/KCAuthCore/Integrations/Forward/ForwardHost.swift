@@ -22,4 +22,7 @@ public protocol ForwardHost: Sendable {
     func log(_ line: String)
     /// The live forwards of this user, oldest first.
     func liveForwards() -> [ForwardRecord]
+    /// Removes the directories (record, socket, control socket) of this user's forwards whose
+    /// process is gone: a `kcauth ssh` or `forward-agent` killed with SIGKILL cleans up nothing.
+    func removeOrphans()
 }

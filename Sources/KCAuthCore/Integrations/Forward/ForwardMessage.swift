@@ -11,21 +11,40 @@ public enum ForwardMessage {
         /// A credential helper's server (`host` or `host:port`): the laptop picks the forwarded
         /// profile whose `hosts` lists it (``HelperRule``), or answers ``notServed``.
         public var host: String?
+        /// No token: the forward itself is described (``ForwardDescription``), for the remote
+        /// `status` and `whoami`. Sent without `min_valid`, so that a laptop too old to describe
+        /// refuses it as unreadable rather than handing out a token.
+        public var describe: Bool
 
         public init(profile: String?, minValid: Double, idToken: Bool, host: String? = nil) {
             self.profile = profile
             self.minValid = minValid
             self.idToken = idToken
             self.host = host
+            describe = false
+        }
+
+        /// The request for the forward's description.
+        public static let describing = Request(describing: ())
+
+        private init(describing: Void) {
+            self.init(profile: nil, minValid: 0, idToken: false)
+            describe = true
         }
 
         public var line: String {
-            JSONValue.fields([("profile", .string(profile)), ("min_valid", .number(minValid)), ("id_token", .bool(idToken)),
-                              ("host", .string(host))]).compact
+            if describe { return JSONValue.fields([("describe", .bool(true))]).compact }
+            return JSONValue.fields([("profile", .string(profile)), ("min_valid", .number(minValid)), ("id_token", .bool(idToken)),
+                                     ("host", .string(host))]).compact
         }
 
         public init?(line bytes: [UInt8]) {
             guard let json = JSONValue.parse(bytes), json.members != nil else { return nil }
+            if case .bool(true)? = json["describe"] {
+                self = .describing
+                return
+            }
+            describe = false
             profile = json["profile"]?.stringValue
             if case .number(let n)? = json["min_valid"], n >= 0, n <= 86_400 { minValid = n } else { return nil }
             if case .bool(let b)? = json["id_token"] { idToken = b } else { idToken = false }

@@ -6,4 +6,7 @@ public enum ForwardReply: Sendable, Equatable {
     case notTaken
     /// No answer line in time.
     case noAnswer
+    /// The connection was closed without an answer: nothing answers at the laptop's end (the
+    /// `kcauth ssh` there was stopped).
+    case closed
 }
