@@ -54,10 +54,12 @@ enum ManPageText {
         """),
         .item("`LC_KCAUTH_FORWARD`", """
         Set on the remote host by `kcauth ssh` (sent by ssh, accepted by a stock sshd's \
-        `AcceptEnv LANG LC_*`): the forwarded socket. While it is set, `token`, `exec`, the \
-        credential helpers and kubectl's exec plugin get tokens from the laptop over it and \
-        nothing is read from or stored on this host; a socket that is not yours, or in a \
-        directory others can write, is refused.
+        `AcceptEnv LANG LC_*`): the forwarded socket. While it names a live socket of yours, \
+        `token`, `exec`, the credential helpers and kubectl's exec plugin get tokens from the \
+        laptop over it, `status` and `whoami` describe the forward, and nothing is read from or \
+        stored on this host. A socket that is not there or not yours (the variable carried to a \
+        second hop), or that nothing listens on any more (then removed), is ignored with one \
+        line; one in a directory others can write is refused.
         """),
         .item("`BROWSER`", """
         The commands that open the sign-in page: a colon-separated list, tried in order until \

@@ -22,10 +22,8 @@ public final class SocketForwardListener: ForwardListener, @unchecked Sendable {
     static let maxConnections = 16
 
     struct Connections {
-        /// Connections still waiting for their request (dropped on close).
-        var reading: Set<Int32> = []
-        /// Connections being served.
-        var serving = 0
+        /// Every connection open (their threads close them).
+        var open: Set<Int32> = []
         var closing = false
     }
 
@@ -37,7 +35,7 @@ public final class SocketForwardListener: ForwardListener, @unchecked Sendable {
     public func serve(milliseconds: Int32, answer: @escaping @Sendable (ForwardMessage.Request) -> String) {
         var wait = milliseconds
         while true {
-            guard state.withLock({ !$0.closing && $0.serving < Self.maxConnections }) else {
+            guard state.withLock({ !$0.closing && $0.open.count < Self.maxConnections }) else {
                 // Every thread is busy: the next connection waits in the backlog.
                 if wait > 0 { usleep(UInt32(min(wait, 20)) * 1000) }
                 return
@@ -48,10 +46,7 @@ public final class SocketForwardListener: ForwardListener, @unchecked Sendable {
                 Glibc.close(connection)
                 continue
             }
-            state.withLock {
-                $0.serving += 1
-                $0.reading.insert(connection)
-            }
+            state.withLock { _ = $0.open.insert(connection) }
             ConnectionThread(listener: self, connection: connection, answer: answer).start()
         }
     }
@@ -59,10 +54,11 @@ public final class SocketForwardListener: ForwardListener, @unchecked Sendable {
     /// One connection: its request within the deadline, then its answer.
     fileprivate func handle(_ connection: Int32, answer: @Sendable (ForwardMessage.Request) -> String) {
         let read = ForwardSocket.read(connection, milliseconds: Self.requestMilliseconds)
-        let closing = state.withLock { $0.reading.remove(connection); return $0.closing }
+        let closing = state.withLock { $0.closing }
         defer {
+            // Out of the set first: once closed, the number may be another connection's.
+            state.withLock { _ = $0.open.remove(connection) }
             Glibc.close(connection)
-            state.withLock { $0.serving -= 1 }
         }
         guard !closing else { return }
         switch read {
@@ -83,14 +79,15 @@ public final class SocketForwardListener: ForwardListener, @unchecked Sendable {
     public func close() {
         state.withLock { connections in
             connections.closing = true
-            // Their threads' reads end at once; their fds stay open until those threads close them.
-            for connection in connections.reading { shutdown(connection, Int32(SHUT_RDWR)) }
+            // Reads and writes end at once (a client that neither speaks nor listens holds
+            // nothing up); the fds stay open until their threads close them.
+            for connection in connections.open { shutdown(connection, Int32(SHUT_RDWR)) }
         }
         Glibc.close(fd)
         unlink(path)
-        // Answers under way are finished (each is bounded by its own network and keyring
-        // deadlines): a refresh cut short could lose a rotated refresh token.
-        while state.withLock({ $0.serving }) > 0 { usleep(10_000) }
+        // An answer under way is finished, not cut (each is bounded by its own network and
+        // keyring deadlines): a refresh cut short could lose a rotated refresh token.
+        while !state.withLock({ $0.open.isEmpty }) { usleep(10_000) }
     }
 }
 
