@@ -10,7 +10,6 @@ written what it needs (the user's `authorized_keys`) and has logged in once.
 
 import os
 import pwd
-import secrets
 import shutil
 import signal
 import socket
@@ -20,6 +19,7 @@ import time
 from pathlib import Path
 
 from kcauth import BINARY, FULL_BINARY
+from testusers import owned_by, processes_of, unique_user_name
 
 # The top-level places a user can write to besides its home (sticky, world-writable).
 SHARED_TEMP = ("/tmp", "/var/tmp", "/dev/shm")
@@ -29,11 +29,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def unique_user_name():
-    """A user name no other run uses: a prefix, this process, and random letters (≤ 32 chars)."""
-    return f"kcssh{os.getpid() % 100000}x{secrets.token_hex(4)}"
 
 
 def run_retrying(argv, attempts=20):
@@ -46,22 +41,6 @@ def run_retrying(argv, attempts=20):
             break
         time.sleep(0.25)
     raise AssertionError(f"{argv}: {r.stderr}")
-
-
-def processes_of(uid):
-    pids = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("Uid:"):
-                    if int(line.split()[1]) == uid:
-                        pids.append(int(pid))
-                    break
-        except (OSError, ValueError):
-            pass
-    return pids
 
 
 class Remote:
@@ -157,7 +136,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
             time.sleep(0.1)
         if hasattr(self, "uid"):
             for top in SHARED_TEMP:
-                for entry in self._owned_entries(top):
+                for entry in owned_by(self.uid, top):
                     if os.path.isdir(entry) and not os.path.islink(entry):
                         shutil.rmtree(entry, ignore_errors=True)
                     else:
@@ -169,28 +148,13 @@ Subsystem sftp /usr/lib/openssh/sftp-server
         if self.bin is not None:
             shutil.rmtree(self.bin, ignore_errors=True)
 
-    def _owned_entries(self, top):
-        found = []
-        try:
-            names = os.listdir(top)
-        except OSError:
-            return found
-        for name in names:
-            path = os.path.join(top, name)
-            try:
-                if os.lstat(path).st_uid == self.uid:
-                    found.append(path)
-            except OSError:
-                pass
-        return found
-
     def files(self):
         """Every file the test user can have written: its home, and what it owns at the top of
         the shared temporary directories (and below that), and its /run/user."""
         found = set()
         tops = [str(self.home), f"/run/user/{self.uid}"]
         for top in SHARED_TEMP:
-            tops += self._owned_entries(top)
+            tops += owned_by(self.uid, top)
         for top in tops:
             if not os.path.exists(top):
                 continue
@@ -220,7 +184,7 @@ Subsystem sftp /usr/lib/openssh/sftp-server
 
     def forward_directories(self):
         """The user's `kcauth ssh` directories on the remote host (mktemp's, in /tmp)."""
-        return sorted(os.path.basename(p) for p in self._owned_entries("/tmp") if os.path.basename(p).startswith("kcauth-forward."))
+        return sorted(os.path.basename(p) for p in owned_by(self.uid, "/tmp") if os.path.basename(p).startswith("kcauth-forward."))
 
 
 def laptop_forward_base():

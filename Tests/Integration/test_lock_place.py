@@ -3,8 +3,9 @@
 user could create the directory first; and no lock problem stops `logout` from ending the
 session at the provider.
 
-Runs kcauth as a user of its own (uid 4242) in a private mount namespace whose /etc/passwd lists
-that user, as in a container without logind: needs root, unshare and setpriv."""
+Runs kcauth as a user of its own (a uid of this run's, testusers.unused_uid) in a private mount
+namespace whose /etc/passwd lists that user, as in a container without logind: needs root,
+unshare and setpriv."""
 
 import os
 import shutil
@@ -16,16 +17,17 @@ import pytest
 
 from kcauth import BINARY
 from provider import SCRIPTED_BROWSER
+from testusers import unused_uid
 
-UID = 4242
-SQUATTER = 4243
+UID = unused_uid()
+SQUATTER = unused_uid(taken=(UID,))
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0 or not all(shutil.which(t) for t in ("unshare", "setpriv")),
                                 reason="needs root, unshare and setpriv")
 
 
 class User:
-    """uid 4242 with a home of its own, listed in a private /etc/passwd (home `listed_home`)."""
+    """UID with a home of its own, listed in a private /etc/passwd (home `listed_home`)."""
 
     def __init__(self, listed_home=None):
         self.dir = Path(tempfile.mkdtemp(prefix="kc-lockplace-"))
@@ -60,15 +62,12 @@ class User:
 
 @pytest.fixture
 def squatted():
-    """/tmp/kcauth-4242, where the locks used to go, made first by another user."""
+    """/tmp/kcauth-UID, where the locks used to go, made first by another user."""
     path = Path(f"/tmp/kcauth-{UID}")
-    made = not path.exists()
-    if made:
-        path.mkdir(mode=0o700)
-        os.chown(path, SQUATTER, SQUATTER)
+    path.mkdir(mode=0o700)  # the uid is this run's: nobody made it before
+    os.chown(path, SQUATTER, SQUATTER)
     yield path
-    if made:
-        shutil.rmtree(path, ignore_errors=True)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_a_squatted_tmp_directory_stops_nothing(provider, squatted):
@@ -88,7 +87,7 @@ def test_a_squatted_tmp_directory_stops_nothing(provider, squatted):
 
 
 def test_logout_ends_the_session_even_without_a_place_for_locks(provider):
-    # The password database gives a home that cannot exist: no /run/user/4242, nowhere for locks.
+    # The password database gives a home that cannot exist: no /run/user/UID, nowhere for locks.
     user = User(listed_home="/nonexistent/lockplace")
     try:
         user.sign_in(provider)

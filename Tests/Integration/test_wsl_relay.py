@@ -23,9 +23,11 @@ import pytest
 
 from kcauth import BINARY
 from provider import SCRIPTED_USER
+from testusers import unused_uid
 
-USER_UID = 64101  # runs kcauth
-OTHER_UID = 64102  # a third user on the same machine
+# Uids of this run's own (no other run or suite shares their /run/user/UID or files).
+USER_UID = unused_uid()  # runs kcauth
+OTHER_UID = unused_uid(taken=(USER_UID,))  # a third user on the same machine
 
 pytestmark = pytest.mark.skipif(
     os.geteuid() != 0 or not all(shutil.which(tool) for tool in ("setpriv", "socat", "unshare", "nsenter", "ip", "curl")),
@@ -65,14 +67,11 @@ def user_home():
     # The uid is in no password database, so this is where kcauth keeps its locks and marks
     # (ContractPaths.sharedDirectory); without it kcauth says there is no place for them.
     run_dir = Path(f"/run/user/{USER_UID}")
-    made_run_dir = not run_dir.exists()
-    if made_run_dir:
-        run_dir.mkdir(mode=0o700, parents=True)
-        os.chown(run_dir, USER_UID, USER_UID)
+    run_dir.mkdir(mode=0o700, parents=True)  # the uid is this run's: it cannot exist yet
+    os.chown(run_dir, USER_UID, USER_UID)
     yield base
     shutil.rmtree(base, ignore_errors=True)
-    if made_run_dir:
-        shutil.rmtree(run_dir, ignore_errors=True)
+    shutil.rmtree(run_dir, ignore_errors=True)
 
 
 class Processes:
