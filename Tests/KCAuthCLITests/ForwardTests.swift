@@ -72,6 +72,13 @@ import KCAuthTestSupport
         #expect(ForwardMessage.Request(line: Array("[]".utf8)) == nil)
     }
 
+    @Test func theAgentsHelpNamesWhereItsSocketReallyGoes() {
+        // The code makes it in Paths.lockDirectory: /run/user/UID/kcauth-locks, else the home's.
+        let help = HelpText.command(ForwardAgentCommand.spec)
+        #expect(!help.contains("/tmp/kcauth-") && !help.contains("XDG_RUNTIME_DIR"))
+        #expect(help.contains("/run/user/UID/kcauth-locks") && help.contains("~/.local/state/kcauth/locks"))
+    }
+
     @Test func theFrontHandsOffWheneverAForwardIsAnnounced() {
         #expect(CacheGate.environmentAllows { _ in nil })
         #expect(!CacheGate.environmentAllows { $0 == ForwardRule.variable ? "/tmp/x/agent.sock" : nil })
