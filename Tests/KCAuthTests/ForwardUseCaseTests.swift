@@ -136,12 +136,12 @@ import KCAuthTestSupport
 
     @Test func aConnectionForwardsTheSocketRunsTheSessionAndCleansUp() throws {
         let (fake, context) = try laptop()
-        fake.ssh.results = [(0, "motd\n/tmp/kcauth-forward.AbC123\n"), (0, ""), (7, ""), (0, ""), (0, "")]
+        fake.ssh.results = [(0, "motd\n/tmp/kcauth-forward.AbC123\n"), (0, ""), (7, ""), (0, ""), (0, ""), (0, "")]
         fake.forwardHost.requests = [ForwardMessage.Request(profile: nil, minValid: 30, idToken: false)]
         #expect(try context.sshForward().run(sshRequest()) == .ended(status: 7))
 
         let runs = fake.ssh.runs.map(\.arguments)
-        #expect(runs.count == 5)
+        #expect(runs.count == 6)
         #expect(runs[0].contains("ControlMaster=yes") && runs[0].suffix(3) == ["-T", "admin@host", RemoteForwardCommands.setUp])
         #expect(RemoteForwardCommands.setUp.hasSuffix("; mktemp -d -t kcauth-forward.XXXXXXXXXX"))
         #expect(!runs[0].contains("-L"), "the control connection gets no forwardings")
@@ -149,11 +149,12 @@ import KCAuthTestSupport
                                       "admin@host"])
         #expect(runs[2].suffix(5) == ["-L", "8080:localhost:80", "admin@host", "kcauth", "token"])
         #expect(fake.ssh.runs[2].environment["LC_KCAUTH_FORWARD"] == "/tmp/kcauth-forward.AbC123/agent.sock")
-        // The clean-up: over the control connection, or (it dropped) a new one with the user's
-        // options that asks nothing; each step bounded.
-        #expect(runs[3].suffix(5) == ["-p", "2222", "-T", "admin@host", "rm -rf -- '/tmp/kcauth-forward.AbC123'"])
-        #expect(runs[3].contains("BatchMode=yes") && !runs[3].contains("-L"))
-        #expect(runs[4].suffix(3) == ["-O", "exit", "admin@host"])
+        // The clean-up: over the control connection (it answers -O check), or (it dropped) a new
+        // one with the user's options that asks nothing; each step bounded.
+        #expect(runs[3].suffix(3) == ["-O", "check", "admin@host"])
+        #expect(runs[4].suffix(5) == ["-p", "2222", "-T", "admin@host", "rm -rf -- '/tmp/kcauth-forward.AbC123'"])
+        #expect(runs[4].contains("BatchMode=yes") && !runs[4].contains("-L"))
+        #expect(runs[5].suffix(3) == ["-O", "exit", "admin@host"])
         // The session's request was answered while it ran; everything kcauth made is gone.
         #expect(fake.forwardHost.listeners.first?.answers.count == 1 && fake.forwardHost.listeners.first?.closed == true)
         #expect(fake.forwardHost.directories.isEmpty && fake.forwardHost.signalsHeld)
@@ -176,7 +177,7 @@ import KCAuthTestSupport
         let (refusing, refusingContext) = try laptop()
         refusing.ssh.results = [(0, "/tmp/kcauth-forward.x1\n"), (255, "")]
         #expect(try refusingContext.sshForward().run(sshRequest()) == .forwardRefused)
-        #expect(refusing.ssh.runs.count == 4, "no session: the remote directory is removed and the connection closed")
+        #expect(refusing.ssh.runs.count == 5, "no session: the remote directory is removed and the connection closed")
         #expect(!SSHForward.isSafeRemoteDirectory("/tmp/kcauth-forward.x; rm -rf ~"))
         #expect(!SSHForward.isSafeRemoteDirectory("/tmp/kcauth-forward.x/../y"))
     }

@@ -13,9 +13,8 @@ import KCAuthCore
 ///    remote socket (passed by stock Debian sshd: `AcceptEnv LANG LC_*`), while this process
 ///    answers on the laptop's socket (``ForwardAnswers``);
 /// 4. when the session's ssh ends, however it ends, the remote directory is removed (through the
-///    control connection while it lasts, else by one new connection that asks nothing), the
-///    connection is closed, and the laptop's socket and directory go: within
-///    ``cleanUpSeconds`` each.
+///    control connection while it lasts, else by one new connection that asks nothing, given
+///    ``cleanUpSeconds``), the connection is closed, and the laptop's socket and directory go.
 public struct SSHForward: Sendable {
     public struct Request: Sendable, Equatable {
         /// ssh's options, each with its value's word when separate.
@@ -57,9 +56,9 @@ public struct SSHForward: Sendable {
     /// the control connection outlives its last session (ControlPersist: a killed kcauth
     /// cannot close it).
     public static let controlSeconds = 20
-    /// Each step of the clean-up once the session has ended (the remote directory's removal,
-    /// closing the control connection) is stopped after this long: a dropped connection must
-    /// not keep kcauth and its sockets.
+    /// Each step of the clean-up once the connection has dropped (the remote directory's removal
+    /// over a new connection, closing the control connection) is stopped after this long: a
+    /// dropped connection must not keep kcauth and its sockets.
     public static let cleanUpSeconds = 2
 
     let context: KCAuthContext
@@ -157,16 +156,17 @@ public struct SSHForward: Sendable {
             return run?.status ?? 255
         }
 
-        /// Removes the remote directory, once: over the control connection while it lasts, else
-        /// (the connection dropped) ssh falls back to a new connection with the user's options,
-        /// which asks nothing (BatchMode). Either way it is stopped after
-        /// ``SSHForward/cleanUpSeconds``; what it cannot remove, the next `kcauth ssh` to the host
-        /// or the remote kcauth that finds it dead does.
+        /// Removes the remote directory, once: over the control connection while it lasts (given
+        /// ``SSHForward/controlSeconds``), else — the connection dropped — by the new connection
+        /// ssh falls back to, with the user's options, which asks nothing (BatchMode) and is
+        /// given ``SSHForward/cleanUpSeconds``. What it cannot remove, the next `kcauth ssh` to
+        /// the host, or the remote kcauth that finds it dead, does.
         func removeRemote(_ directory: String) {
+            let lasts = control(["-O", "check", request.destination], seconds: SSHForward.cleanUpSeconds) == 0
             _ = try? ssh.run(["-o", "ControlPath=" + controlPath, "-o", "ControlMaster=no", "-o", "BatchMode=yes"]
                              + request.connectionOptions + ["-T", request.destination, RemoteForwardCommands.removal(directory)],
-                             environment: environment, captureOutput: false, quiet: true, seconds: SSHForward.cleanUpSeconds,
-                             whileWaiting: nil)
+                             environment: environment, captureOutput: false, quiet: true,
+                             seconds: lasts ? SSHForward.controlSeconds : SSHForward.cleanUpSeconds, whileWaiting: nil)
         }
 
         /// Closes the control connection and waits (briefly) for the master to remove its socket,
