@@ -22,7 +22,7 @@ public enum CacheGate {
             guard let name = row.environment, ASCIIText.index(of: name, in: SettingsCatalogue.credentialVariables) == nil,
                   let v = set(name) else { continue }
             guard !row.bindsCache, isPlain(v), row.check.accepts(v, at: .environment) else { return false }
-            if row.key == "ca_file", !ASCIIText.isAbsolute(v) { return false }
+            if row.key == SettingsCatalogue.caFile.key, !ASCIIText.isAbsolute(v) { return false }
         }
         let credentials = SettingsCatalogue.credentialVariables
         var given = 0, c = 0
@@ -39,20 +39,21 @@ public enum CacheGate {
     public static func profileBinding(_ values: [String?]) -> CachePolicy.Binding? {
         let rows = SettingsCatalogue.profileRows
         guard profileReadable(values) else { return nil }
-        var issuer: String?, clientID: String?, storage = "keyring"
+        var issuer: String?, clientID: String?, storage = StorageKind.keyring.rawValue
         var i = 0
         while i < rows.count {
             let row = rows[i]
             guard let value = values[i] else { i += 1; continue }
             i += 1
-            switch row.key {
-            case "issuer":
+            if row.key == SettingsCatalogue.issuer.key {
                 guard case .success(let normalized) = IssuerRule.normalize(value) else { return nil }
                 issuer = normalized
-            case "client_id": clientID = value
-            case "storage": storage = value
-            case "ca_file": if !value.isEmpty, !ASCIIText.isAbsolute(value) { return nil }
-            default: break
+            } else if row.key == SettingsCatalogue.clientID.key {
+                clientID = value
+            } else if row.key == SettingsCatalogue.storage.key {
+                storage = value
+            } else if row.key == SettingsCatalogue.caFile.key, !value.isEmpty, !ASCIIText.isAbsolute(value) {
+                return nil
             }
         }
         guard let issuer, !issuer.isEmpty, let clientID, !clientID.isEmpty else { return nil }
@@ -71,7 +72,7 @@ public enum CacheGate {
             let row = rows[i]
             guard let value = values[i] else { i += 1; continue }
             i += 1
-            if row.key != "issuer", !row.check.accepts(value, at: .file) { return false }
+            if row.check != .issuer, !row.check.accepts(value, at: .file) { return false }
             if let key = row.key, !value.isEmpty, ASCIIText.index(of: key, in: SettingsCatalogue.credentialKeys) != nil { credentials += 1 }
         }
         return credentials <= 1
