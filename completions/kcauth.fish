@@ -118,7 +118,6 @@ complete -c kcauth -n '__kcauth_using login' -l client-key -r -F -d 'Sign a fres
 complete -c kcauth -n '__kcauth_using login' -l client-key-id -x -d 'The key id (kid) the provider knows the client key by'
 complete -c kcauth -n '__kcauth_using login' -l client-key-alg -x -a 'RS256 PS256 ES256 RS384 PS384 ES384 RS512 PS512 ES512' -d 'Signing algorithm for the client key (default: RS256 for RSA, ES256 for EC)'
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-file -r -F -d 'Send the platform\'s signed assertion in this file, re-read for each request (or set KCAUTH_CLIENT_ASSERTION)'
-complete -c kcauth -n '__kcauth_using login' -l resource -x -d 'Ask for a token for this resource (RFC 8707), remembered for the profile'
 complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'

@@ -23,15 +23,6 @@ struct ClientCredentialsGrantTests {
         #expect(sent.headers.contains { $0.name == "Authorization" })
     }
 
-    @Test func theProfilesResourceIsAskedFor() throws {
-        transport.on(.post, endpoint, json: #"{"access_token":"at-1","token_type":"Bearer"}"#)
-        let authenticator = ClientAuthenticator(clientID: "ci-robot", authentication: .clientSecretPost(ClientSecret("s3cret")),
-                                                clock: FixedClock(time: Fixtures.now), random: FixedRandom())
-        _ = try ClientCredentialsGrant(http: OAuthHTTP(transport))
-            .requestToken(tokenEndpoint: endpoint, scope: nil, resource: "https://api.example.com", authenticator: authenticator)
-        #expect(formFields(of: try #require(transport.requests.first))["resource"] == "https://api.example.com")
-    }
-
     @Test func noScopeFieldWhenNoneIsAsked() throws {
         transport.on(.post, endpoint, json: #"{"access_token":"at-1","token_type":"bearer"}"#)
         _ = try request(scope: "", authentication: .clientSecretPost(ClientSecret("s3cret")))

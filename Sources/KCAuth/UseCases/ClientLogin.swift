@@ -48,8 +48,7 @@ public struct ClientLogin: Sendable {
         let authentication = try clientAuth.resolve(reader: a.credentials, metadata: metadata)
         let authenticator = ClientAuthenticator(clientID: target.clientID, authentication: authentication, clock: a.clock, random: a.random)
         let tokens = try ClientCredentialsGrant(http: http)
-            .requestToken(tokenEndpoint: metadata.tokenEndpoint, scope: scope.isEmpty ? nil : scope,
-                          resource: profile.text(SettingsCatalogue.resource)?.value, authenticator: authenticator)
+            .requestToken(tokenEndpoint: metadata.tokenEndpoint, scope: scope.isEmpty ? nil : scope, authenticator: authenticator)
         let state = AuthState.clientCredentials(issuer: metadata.issuer, clientID: target.clientID, tokens: tokens,
                                                 requestedScope: scope, endpoints: ProviderEndpoints(metadata),
                                                 now: a.clock.instant, sessionID: Base64URL.encode(try a.random.bytes(12)))

@@ -109,17 +109,12 @@ public enum SettingsCatalogue {
         optionHelp: "Push the authorization request (RFC 9126): \(PARMode.auto.rawValue) (when offered), "
             + "\(PARMode.always.rawValue) or \(PARMode.never.rawValue), remembered")
 
-    public static let resource = SettingRow(
-        key: "resource", flag: "--resource", environment: "KCAUTH_RESOURCE", plain: true,
-        summary: "the resource (RFC 8707) a client-credentials token is asked for",
-        optionValue: "URI", optionHelp: "Ask for a token for this resource (RFC 8707), remembered for the profile")
-
     /// The keys of a profile section, in the order the front keeps their values, the docs list
     /// them and `login` writes them.
     public static let profileRows: [SettingRow] = [
         issuer, clientID, scope, port, caFile, storage, flow, browserCommand, hosts, username,
         idpHint, acrValues, uiLocales, grant, clientSecretEnv, clientSecretFile, clientAuthMethod,
-        clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionEnv, clientAssertionFile, signInNotification, dpop, par, resource,
+        clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionEnv, clientAssertionFile, signInNotification, dpop, par,
     ]
 
     /// The keys allowed before the first section.

@@ -17,10 +17,9 @@ public struct ClientCredentialsGrant: Sendable {
     /// Throws `.provider` (with the OAuth error in `oauthError` and a hint for the usual mistakes),
     /// `.invalidResponse` for a non-Bearer token or an impossible lifetime (`Seconds` refuses
     /// those where `expires_in` is decoded), `.network` otherwise.
-    public func requestToken(tokenEndpoint: String, scope: String?, resource: String? = nil, authenticator: ClientAuthenticator) throws -> TokenResponse {
+    public func requestToken(tokenEndpoint: String, scope: String?, authenticator: ClientAuthenticator) throws -> TokenResponse {
         var fields = [("grant_type", "client_credentials")]
         if let scope, !scope.isEmpty { fields.append(("scope", scope)) }
-        if let resource { fields.append(("resource", resource)) }   // RFC 8707 §2
 
         let tokens: TokenResponse
         do {
