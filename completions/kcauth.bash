@@ -102,9 +102,9 @@ _kcauth() {
             'login --client-key-alg') _kcauth_reply 'RS256 PS256 ES256 RS384 PS384 ES384 RS512 PS512 ES512' ;;
             'login --client-assertion-file') _kcauth_files ;;
             'token --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl bearer' ;;
+            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
             'refresh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential curl bearer' ;;
+            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
             'logout --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami -o' | 'whoami --output') _kcauth_reply 'text json' ;;

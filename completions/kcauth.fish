@@ -122,7 +122,7 @@ complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using token' -l min-valid -x -d 'Refresh if the token expires sooner than this'
-complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl bearer' -d 'Output format'
+complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using token' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using token' -l dpop-url -x -d 'For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl)'
 complete -c kcauth -n '__kcauth_using token' -l dpop-method -x -d 'The HTTP method of that request'
@@ -130,7 +130,7 @@ complete -c kcauth -n '__kcauth_using token' -s h -l help -d 'Show help for this
 
 complete -c kcauth -n '__kcauth_using refresh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using refresh' -l scope -x -d 'Request a narrower scope'
-complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl bearer' -d 'Output format'
+complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
 complete -c kcauth -n '__kcauth_using refresh' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using refresh' -s h -l help -d 'Show help for this command'
 

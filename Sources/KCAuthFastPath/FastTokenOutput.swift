@@ -26,8 +26,6 @@ struct FastTokenOutput {
         switch format {
         case .raw:
             return t.accessToken + "\n"
-        case .bearer:
-            return "Bearer " + t.accessToken + "\n"
         case .header:
             return "Authorization: Bearer " + t.accessToken + "\n"
         case .env:

@@ -58,7 +58,7 @@ ENVIRONMENT = {
     "LC_KCAUTH_FORWARD": ["/nonexistent/kcauth-forward/agent.sock", "relative.sock", ""],
 }
 ARGUMENTS = [
-    ["token"], ["token", "-o", "header"], ["token", "-o", "json"], ["token", "-o", "env"], ["token", "-o", "curl"], ["token", "-o", "bearer"],
+    ["token"], ["token", "-o", "header"], ["token", "-o", "json"], ["token", "-o", "env"], ["token", "-o", "curl"],
     ["token", "-o", "exec-credential"], ["token", "--profile", "work"], ["token", "--profile=default", "-o", "raw"],
     ["token", "--profile", "bad name"], ["token", "-o", "yaml"], ["token", "--min-valid", "60"], ["token", "--profile", "missing"],
 ]

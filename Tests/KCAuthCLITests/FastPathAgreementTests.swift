@@ -43,11 +43,6 @@ import KCAuthFastPath
         #expect(fast == full)
     }
 
-    @Test func bearerIsTheSchemeAndTheToken() {
-        #expect(TokenOutput.bearer.render(IssuedToken(Self.token()), idToken: false, profile: "default", now: Instant(clock: Self.now))
-                == "Bearer " + Self.token().accessToken + "\n")
-    }
-
     @Test func whatTheFastPathCannotRenderItLeavesToTheFullProgram() {
         var files = Self.files
         files["/r/kcauth/default.token"] = Self.cacheFile(Self.token(scope: "a \"quoted\" scope"))

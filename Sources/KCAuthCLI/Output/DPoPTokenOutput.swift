@@ -14,7 +14,7 @@ enum DPoPTokenOutput {
                        key: () throws -> DPoPProver) throws -> String? {
         guard !idToken, token.tokenType.lowercased() == "dpop" else { return nil }
         switch format {
-        case .raw, .json, .env, .bearer:
+        case .raw, .json, .env:
             return nil
         case .execCredential:
             throw KCAuthError(.usage, "the access token is DPoP-bound (RFC 9449) and kubectl cannot send DPoP proofs",

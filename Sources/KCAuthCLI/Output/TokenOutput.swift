@@ -24,8 +24,6 @@ extension TokenFormat {
         switch self {
         case .raw:
             return token + "\n"
-        case .bearer:
-            return "Bearer " + token + "\n"
         case .header:
             // An ID token is also sent as a bearer token (e.g. to the Kubernetes API server).
             return "Authorization: Bearer \(token)\n"

@@ -5,7 +5,6 @@ public enum TokenFormat: String, Sendable, CaseIterable {
     case raw, header, json, env
     case execCredential = "exec-credential"
     case curl
-    case bearer
 
     /// What `login -o` prints the new token as.
     public static let loginChoices: [TokenFormat] = [.raw, .json]
