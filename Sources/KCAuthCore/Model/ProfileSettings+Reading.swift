@@ -53,8 +53,8 @@ extension ProfileSettings {
             guard value.isEmpty || value == SettingCheck.clientCredentialsGrant else {
                 throw KCAuthError(.configuration, "\(place): \(key) '\(Sanitize.oneLine(value))' is not \(SettingCheck.clientCredentialsGrant)")
             }
-        case .text, .issuer, .profileName, .dpop, .par, .switchOff:
-            break
+        default:
+            break   // the catalogue's words (checkAgainstCatalogue)
         }
     }
 

@@ -39,6 +39,13 @@ public struct ResolvedProfile: Sendable, Equatable {
     /// A plain setting's value (``SettingRow/plain``: flag > environment > profile), with its source.
     public func text(_ row: SettingRow) -> Setting<String>? { plain[row.name] }
 
+    /// A plain setting's value typed by its key (a choice type's word, a number), with its source;
+    /// nil when unset or when the key reads no value from the text.
+    public func value<Value: Equatable>(_ key: SettingKey<Value>) -> Setting<Value>? {
+        guard let text = plain[key.row.name], let value = key.decode(text.value) else { return nil }
+        return Setting(value, text.source, origin: text.origin)
+    }
+
     /// What a runtime cache entry of this profile must match to be served.
     public var cacheBinding: CacheBinding {
         CacheBinding(storage: storage.value, issuer: issuer?.value, clientID: clientID?.value)
