@@ -12,8 +12,9 @@ enum LoginClientOptions {
                                          help: "Refused: a secret on the command line is visible to other users; use \(SettingsCatalogue.clientSecretEnv.environment!) or \(SettingsCatalogue.clientSecretFile.flag!)")
     static let clientKey = OptionSpec(SettingsCatalogue.clientKey)
     static let clientKeyID = OptionSpec(SettingsCatalogue.clientKeyID)
-    static let clientKeyAlgorithm = OptionSpec(SettingsCatalogue.clientKeyAlgorithm,
-                                               choices: ["RS256", "PS256", "ES256", "RS384", "PS384", "ES384", "RS512", "PS512", "ES512"])
+    /// The choices are the algorithms kcauth signs with (the row's check takes any text: the
+    /// profile's value is checked where the key is used).
+    static let clientKeyAlgorithm = OptionSpec(SettingsCatalogue.clientKeyAlgorithm, choices: ClientKey.algorithmNames)
     static let clientAssertionFile = OptionSpec(SettingsCatalogue.clientAssertionFile)
 
     static let options = [clientCredentials, clientSecretFile, clientSecret, clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionFile]
