@@ -99,7 +99,7 @@ _kcauth() {
             'login --par') _kcauth_reply 'auto always never' ;;
             'login --client-secret-file') _kcauth_files ;;
             'login --client-key') _kcauth_files ;;
-            'login --client-key-alg') _kcauth_reply 'RS256 PS256 ES256 RS384 PS384 ES384 RS512 PS512 ES512' ;;
+            'login --client-key-alg') _kcauth_reply 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384' ;;
             'login --client-assertion-file') _kcauth_files ;;
             'token --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;

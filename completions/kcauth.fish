@@ -116,7 +116,7 @@ complete -c kcauth -n '__kcauth_using login' -l client-secret-file -r -F -d 'Rea
 complete -c kcauth -n '__kcauth_using login' -l client-secret -x -d 'Refused: a secret on the command line is visible to other users; use KCAUTH_CLIENT_SECRET or --client-secret-file'
 complete -c kcauth -n '__kcauth_using login' -l client-key -r -F -d 'Sign a fresh client assertion with this PEM private key for each token request (private_key_jwt)'
 complete -c kcauth -n '__kcauth_using login' -l client-key-id -x -d 'The key id (kid) the provider knows the client key by'
-complete -c kcauth -n '__kcauth_using login' -l client-key-alg -x -a 'RS256 PS256 ES256 RS384 PS384 ES384 RS512 PS512 ES512' -d 'Signing algorithm for the client key (default: RS256 for RSA, ES256 for EC)'
+complete -c kcauth -n '__kcauth_using login' -l client-key-alg -x -a 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384' -d 'Signing algorithm for the client key (default: RS256 for RSA, ES256 for EC)'
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-file -r -F -d 'Send the platform\'s signed assertion in this file, re-read for each request (or set KCAUTH_CLIENT_ASSERTION)'
 complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this command'
 

@@ -1,4 +1,5 @@
 import KCAuthCLI
+import KCAuthContract
 
 /// kcauth(1), generated from `CommandTable` (synopsis, commands, options, the environment
 /// variables options read), `ExitStatus.documented` and `ManPageText`. `kcauth-docgen man`
@@ -134,8 +135,22 @@ public enum ManPage {
         return .roffItem(tag, text)
     }
 
-    /// The variables options read: which flag each one stands in for, in which commands.
+    /// The variables options read: which flag each one stands in for, in which commands; then
+    /// the settings that live only in the environment and have no words of their own in
+    /// `ManPageText.environment`, each by its catalogue row's summary.
     static func environment() -> [ManBlock] {
+        let described = ManPageText.environment.map { block -> String in
+            if case .item(let title, _) = block { return title }
+            return ""
+        }
+        let environmentOnly = SettingsCatalogue.all.compactMap { row -> ManBlock? in
+            guard row.flag == nil, let name = row.environment, !described.contains(where: { $0.contains("`\(name)`") }) else { return nil }
+            return .item("`\(name)`", capitalized(row.summary) + ".")
+        }
+        return optionVariables() + environmentOnly
+    }
+
+    static func optionVariables() -> [ManBlock] {
         var order: [String] = []
         var uses: [String: [(command: String, option: String)]] = [:]
         for spec in CommandTable.commands {

@@ -112,12 +112,12 @@ enum ManPageText {
     /// Extra sentences for variables that options name, after the generated "used when the
     /// flag is absent" sentence.
     static let environmentNotes: [String: String] = [
-        "KCAUTH_PROFILE": "It wins over the configuration file's `default_profile`.",
-        "KCAUTH_STORAGE": """
+        SettingsCatalogue.profile.environment!: "It wins over the configuration file's `default_profile`.",
+        SettingsCatalogue.storage.environment!: """
         Every command reads it, and it wins over the profile's `storage` setting.
         """,
-        "KCAUTH_FLOW": "Case does not matter; it counts for one run and is not remembered.",
-        "KCAUTH_CA_FILE": """
+        SettingsCatalogue.flow.environment!: "Case does not matter; it counts for one run and is not remembered.",
+        SettingsCatalogue.caFile.environment!: """
         Every command that talks to the provider (token when it refreshes, refresh, logout, \
         whoami, doctor) uses it instead of the profile's `ca_file`.
         """,

@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// The only command lines ``FastTokenPath`` answers: `token`, optionally with `--profile NAME`
 /// (or `--profile=NAME`) and `-o FORMAT` / `--output FORMAT` / `--output=FORMAT`, each at most
 /// once. Anything else (other flags, a repeated flag, a missing value) is nil: the full argument

@@ -5,11 +5,8 @@ import KCAuthContract
 /// `exec-credential` (and `curl`'s quoted header) are rendered only when every string is printable ASCII without `"` or `\`
 /// (JWTs, scopes and URLs are); otherwise nil, and the full program renders them.
 struct FastTokenOutput {
-    enum Format: String {
-        case raw, header, json, env
-        case execCredential = "exec-credential"
-        case curl
-    }
+    /// The contract's formats (their words are the full program's too).
+    typealias Format = TokenFormat
 
     let format: Format
 

@@ -21,12 +21,12 @@ enum DoctorCommand: Command {
         ],
         examples: ["kcauth doctor", "kcauth doctor --profile work -o json"])
 
-    static let issuer = OptionSpec("issuer", value: "URL", help: "Check this issuer instead of the profile's", environment: "KCAUTH_ISSUER")
-    static let output = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "text", choices: ["text", "json"])
+    static let issuer = OptionSpec(SettingsCatalogue.issuer, help: "Check this issuer instead of the profile's")
+    static let output = SessionOutput.option
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let report = collect(command, services)
-        let json = command.value(output) == "json"
+        let json = SessionOutput(command) == .json
         services.console.out(json ? renderJSON(report.checks, profile: report.profile) : renderText(report.checks))
         // The report ends with its own summary; the exit status is all that is left to say.
         guard report.checks.allPassed else { throw ReportedFailure(status: .failure) }

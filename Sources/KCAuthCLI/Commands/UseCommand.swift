@@ -21,9 +21,10 @@ enum UseCommand: Command {
             throw KCAuthError(.usage, "`kcauth use` needs a profile name", hint: "see `kcauth profiles --names`")
         }
         try services.context.use().run(name)
-        services.console.err("Commands now use profile '\(name)' unless --profile or KCAUTH_PROFILE names another.\n")
-        if let env = EnvironmentValues(services.environment).lenient("KCAUTH_PROFILE"), env != name {
-            services.console.err("Note: KCAUTH_PROFILE=\(Sanitize.oneLine(env)) is set here and takes precedence.\n")
+        let row = SettingsCatalogue.profile
+        services.console.err("Commands now use profile '\(name)' unless \(row.flag!) or \(row.environment!) names another.\n")
+        if let env = EnvironmentValues(services.environment).lenient(row.environment!), env != name {
+            services.console.err("Note: \(row.environment!)=\(Sanitize.oneLine(env)) is set here and takes precedence.\n")
         }
     }
 }

@@ -45,25 +45,20 @@ struct LoginOutput: Sendable {
     }
 
     /// How the login ended; `format`: `-o`, the token once on stdout.
-    func present(_ result: Login.Result, format: String?) {
+    func present(_ result: Login.Result, format: TokenFormat?) {
         let now = clock.instant
         switch result {
         case .alreadySignedIn(let token):
             guard let token, let format else { return }
-            console.out(format == "raw" ? token.accessToken + "\n" : TokenOutput.json.render(token, idToken: false, profile: profile, now: now))
+            console.out(format.render(token, idToken: false, profile: profile, now: now))
         case .clientSignedIn(let output):
             let who = IdentityClaims(unverifiedToken: output.state.accessToken)?.displayName ?? output.state.clientID
             console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(who)) with the client's credentials, "
                         + "\(output.authentication) (profile '\(profile)').\n")
-            switch format {
-            case "raw"?:
-                console.out(output.state.accessToken + "\n")
-            case "json"?:
-                console.out(TokenOutput.json.render(IssuedToken(output.state), idToken: false, profile: profile, now: now))
-            default:
-                if output.storage == .memory {
-                    console.err("Nothing was kept (--storage memory): add -o raw or -o json to print the access token.\n")
-                }
+            if let format {
+                console.out(format.render(IssuedToken(output.state), idToken: false, profile: profile, now: now))
+            } else if output.storage == .memory {
+                console.err("Nothing was kept (--storage memory): \(LoginStorage.printHint) to print the access token.\n")
             }
         case .signedIn(let output):
             console.err("Logged in to \(output.state.issuer) as \(Sanitize.oneLine(output.claims.displayName(userinfo: output.state.userinfo))) (profile '\(profile)').\n")

@@ -1,14 +1,14 @@
+import KCAuthContract
 import KCAuthCore
 
-/// The `-o` formats of `token` and `refresh`. Every format is one self-contained document on
+/// The `-o` formats of `token` and `refresh` (the contract's ``TokenFormat``, whose words the
+/// front shares), rendered by the full program. Every format is one self-contained document on
 /// stdout, so `$(kcauth token -o header)` or `eval "$(kcauth token -o env)"` just work.
-enum TokenOutput: String, CaseIterable {
-    case raw, header, json, env
-    case execCredential = "exec-credential"
-    case curl
+typealias TokenOutput = TokenFormat
 
-    static let option = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: "raw",
-                                   choices: allCases.map(\.rawValue))
+extension TokenFormat {
+    static let option = OptionSpec("output", short: "o", value: "FORMAT", help: "Output format", default: TokenFormat.raw.rawValue,
+                                   choices: ChoiceWords.words(TokenFormat.self))
     static let idToken = OptionSpec("id-token", help: "Print the ID token instead of the access token")
 
     /// A format whose syntax a token could break out of refuses such a token before anything is

@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// Every command and option kcauth has. Help, the man page and the shell completions are all
 /// generated from this table, and tests check that the parser accepts exactly what it lists.
 /// (The man page generator is a build tool, `kcauth-docgen` in Sources/KCAuthDocGen, so that
@@ -42,8 +44,7 @@ public enum CommandTable {
     public static let topLevelOptions: [OptionSpec] = [
         generalHelp,
         OptionSpec("version", help: "Print kcauth's version"),
-        OptionSpec("profile", value: "NAME", help: "Profile to use: the command's --profile, given before the command",
-                   default: "default", environment: "KCAUTH_PROFILE", completes: .profiles),
+        OptionSpec(SettingsCatalogue.profile, help: "Profile to use: the command's --profile, given before the command"),
     ]
 
     public static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }

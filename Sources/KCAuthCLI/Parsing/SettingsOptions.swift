@@ -1,34 +1,34 @@
 import KCAuthContract
 import KCAuthCore
 
-/// The options that feed the settings resolver, shared by the commands that take them, and the
-/// one function that turns a parsed command into `SettingsFlags`: it checks what was typed and
-/// says what is wrong with it by the option's name, so that the resolver gets typed values.
-/// Their variables and the values they take come from the settings catalogue (KCAuthContract),
-/// as the front reads them.
+/// The options that feed the settings resolver, made from their rows of the settings catalogue
+/// (KCAuthContract: flag, value placeholder, help, choices, variable), shared by the commands that
+/// take them, and the one function that turns a parsed command into `SettingsFlags`: it checks
+/// what was typed and says what is wrong with it by the option's name, so that the resolver gets
+/// typed values.
 enum SettingsOptions {
-    /// The variable of a setting, from its catalogue row.
-    static func variable(_ key: String) -> String? { SettingsCatalogue.row(key: key)?.environment }
-
-    static let profile = OptionSpec("profile", value: "NAME", help: "Profile to use", default: "default",
-                                    environment: SettingsCatalogue.profile.environment,
-                                    completes: .profiles)
-    static let issuer = OptionSpec("issuer", value: "URL", help: "OpenID Provider issuer URL", environment: variable("issuer"))
+    static let profile = OptionSpec(SettingsCatalogue.profile)
+    static let issuer = OptionSpec(SettingsCatalogue.issuer)
     static let server = OptionSpec("server", value: "URL", help: "Keycloak base URL (with --realm; issuer = URL/realms/NAME)")
     static let realm = OptionSpec("realm", value: "NAME", help: "Keycloak realm (with --server)")
-    static let clientID = OptionSpec("client-id", value: "ID", help: "OAuth client id of a public client", environment: variable("client_id"))
-    static let scope = OptionSpec("scope", value: "SCOPES", help: "Scopes to request; openid is always added", default: "openid profile email")
-    static let port = OptionSpec("port", value: "N", help: "Loopback port for the redirect (0: any free port)", default: "0")
-    static let timeout = OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser", default: "300")
-    static let caFile = OptionSpec("ca-file", value: "PEM", help: "Trust the CA certificates in this file for the provider's TLS",
-                                   environment: variable("ca_file"), completes: .files)
-    static let storage = OptionSpec("storage", value: "KIND", help: "Where to keep the session, remembered per profile",
-                                    default: "keyring", choices: SettingCheck.environmentStorageKinds, environment: variable("storage"))
-    static let flow = OptionSpec("flow", value: "MODE", help: "How to sign in, remembered for the profile",
-                                 choices: SettingCheck.flows, environment: variable("flow"))
+    static let clientID = OptionSpec(SettingsCatalogue.clientID)
+    static let scope = OptionSpec(SettingsCatalogue.scope)
+    static let port = OptionSpec(SettingsCatalogue.port)
+    static let timeout = OptionSpec(SettingsCatalogue.timeout)
+    static let caFile = OptionSpec(SettingsCatalogue.caFile)
+    static let storage = OptionSpec(SettingsCatalogue.storage)
+    static let flow = OptionSpec(SettingsCatalogue.flow)
 
     /// The options given as text that end up in a profile's settings, in the order they are checked.
     static let texts = [issuer, server, realm, clientID, scope, storage, caFile, port, timeout, LoginBrowserOptions.browserCommand]
+
+    /// The options of the plain settings (``SettingRow/plain``) that `options` does not hold
+    /// already: a command that remembers settings (`login`) takes every one, after its own.
+    static func plain(besides options: [OptionSpec]) -> [OptionSpec] {
+        SettingsCatalogue.profileRows.filter { row in
+            row.plain && row.flag != nil && !options.contains { "--" + $0.long == row.flag }
+        }.map { OptionSpec($0) }
+    }
 
     /// What the command line said; options a command does not take are simply absent. Relative
     /// paths are made absolute against `workingDirectory` (they are saved in the profile).
@@ -56,7 +56,23 @@ enum SettingsOptions {
                 flags.browserCommand = try BrowserCommand(command, origin: "--" + LoginBrowserOptions.browserCommand.long)
             }
         }
+        flags.texts = try plainTexts(c, workingDirectory: workingDirectory)
         return flags
+    }
+
+    /// The plain settings' values given: one line of text each, one the row's check accepts, a
+    /// path made absolute; an empty value (which forgets the saved one) as it is.
+    static func plainTexts(_ c: ParsedCommand, workingDirectory: String?) throws -> [String: String] {
+        var texts: [String: String] = [:]
+        for row in SettingsCatalogue.profileRows where row.plain && row.flag != nil {
+            let option = OptionSpec(row)
+            guard let value = try text(c, option) else { continue }
+            guard value.isEmpty || row.check.accepts(value, at: .environment) else {
+                throw KCAuthError(.usage, "--\(option.long): '\(Sanitize.oneLine(value))' is not valid")
+            }
+            texts[row.name] = value.isEmpty || !row.isPath ? value : try absolute(value, option, workingDirectory: workingDirectory)
+        }
+        return texts
     }
 
     /// `--profile`, checked as text (its name is checked with the profile from elsewhere).

@@ -1,3 +1,4 @@
+import KCAuthContract
 import KCAuthCore
 
 /// Where the selected profile came from, in the words status, whoami and doctor use (issue 18
@@ -7,9 +8,9 @@ enum ProfileOrigin {
     static func words(_ setting: Setting<String>) -> String? {
         switch setting.source {
         case .flag, .default: return nil
-        case .environment: return "KCAUTH_PROFILE"
+        case .environment: return setting.origin.map(SettingOriginWords.name) ?? SettingsCatalogue.profile.environment
         case .directory: return setting.origin.map(SettingOriginWords.name)
-        case .profile: return setting.origin.map(SettingOriginWords.name) ?? "default_profile"
+        case .profile: return setting.origin.map(SettingOriginWords.name) ?? SettingsCatalogue.defaultProfile.key
         }
     }
 }

@@ -16,13 +16,14 @@ public enum CacheGate {
         if ForwardRule.announced(value) { return false }
         let rows = SettingsCatalogue.profileRows
         var r = 0
+        // Fields read in place, not a copy of each row (a copy retains every text of the row).
+        let caFile = SettingsCatalogue.caFile.key
         while r < rows.count {
-            let row = rows[r]
-            r += 1
-            guard let name = row.environment, ASCIIText.index(of: name, in: SettingsCatalogue.credentialVariables) == nil,
+            defer { r += 1 }
+            guard let name = rows[r].environment, ASCIIText.index(of: name, in: SettingsCatalogue.credentialVariables) == nil,
                   let v = set(name) else { continue }
-            guard !row.bindsCache, isPlain(v), row.check.accepts(v, at: .environment) else { return false }
-            if row.key == "ca_file", !ASCIIText.isAbsolute(v) { return false }
+            guard !rows[r].bindsCache, isPlain(v), rows[r].check.accepts(v, at: .environment) else { return false }
+            if rows[r].key == caFile, !ASCIIText.isAbsolute(v) { return false }
         }
         let credentials = SettingsCatalogue.credentialVariables
         var given = 0, c = 0
@@ -39,20 +40,23 @@ public enum CacheGate {
     public static func profileBinding(_ values: [String?]) -> CachePolicy.Binding? {
         let rows = SettingsCatalogue.profileRows
         guard profileReadable(values) else { return nil }
-        var issuer: String?, clientID: String?, storage = "keyring"
+        var issuer: String?, clientID: String?, storage = StorageKind.keyring.rawValue
+        let issuerKey = SettingsCatalogue.issuer.key, clientIDKey = SettingsCatalogue.clientID.key
+        let storageKey = SettingsCatalogue.storage.key, caFileKey = SettingsCatalogue.caFile.key
         var i = 0
         while i < rows.count {
-            let row = rows[i]
-            guard let value = values[i] else { i += 1; continue }
-            i += 1
-            switch row.key {
-            case "issuer":
+            defer { i += 1 }
+            guard let value = values[i] else { continue }
+            let key = rows[i].key
+            if key == issuerKey {
                 guard case .success(let normalized) = IssuerRule.normalize(value) else { return nil }
                 issuer = normalized
-            case "client_id": clientID = value
-            case "storage": storage = value
-            case "ca_file": if !value.isEmpty, !ASCIIText.isAbsolute(value) { return nil }
-            default: break
+            } else if key == clientIDKey {
+                clientID = value
+            } else if key == storageKey {
+                storage = value
+            } else if key == caFileKey, !value.isEmpty, !ASCIIText.isAbsolute(value) {
+                return nil
             }
         }
         guard let issuer, !issuer.isEmpty, let clientID, !clientID.isEmpty else { return nil }
@@ -68,11 +72,11 @@ public enum CacheGate {
         var credentials = 0
         var i = 0
         while i < rows.count {
-            let row = rows[i]
-            guard let value = values[i] else { i += 1; continue }
-            i += 1
-            if row.key != "issuer", !row.check.accepts(value, at: .file) { return false }
-            if let key = row.key, !value.isEmpty, ASCIIText.index(of: key, in: SettingsCatalogue.credentialKeys) != nil { credentials += 1 }
+            defer { i += 1 }
+            guard let value = values[i] else { continue }
+            let check = rows[i].check
+            if check != .issuer, !check.accepts(value, at: .file) { return false }
+            if !value.isEmpty, let key = rows[i].key, ASCIIText.index(of: key, in: SettingsCatalogue.credentialKeys) != nil { credentials += 1 }
         }
         return credentials <= 1
     }

@@ -23,14 +23,24 @@ public enum SettingCheck: Sendable, Equatable {
 
     public enum Place: Sendable, Equatable { case file, environment }
 
-    public static let storageKinds = ["keyring", "encrypted", "file"]
-    public static let environmentStorageKinds = ["keyring", "encrypted", "file", "memory"]
-    public static let flows = ["auto", "browser", "device"]
+    /// The one word of the `grant` setting.
     public static let clientCredentialsGrant = "client_credentials"
-    public static let clientAuthMethods = ["client_secret_basic", "client_secret_post"]
+    /// `KCAUTH_TOKEN_CACHE` and `sign_in_notification`: the words that turn them off.
     public static let offWords = ["0", "off", "no", "false"]
-    public static let dpopModes = ["no", "yes", "refresh-only"]
-    public static let parModes = ["auto", "always", "never"]
+
+    /// The words of a setting whose values are a choice type's (``StorageKind``, ``FlowSetting``,
+    /// ``DPoPMode``, ``PARMode``, ``ClientSecretMethod``), as `place` takes them; nil for the
+    /// others. The option offers the environment's words (`--storage memory`).
+    public func choices(at place: Place) -> [String]? {
+        switch self {
+        case .storage: return (place == .file ? StorageKind.persistent : StorageKind.allCases).map(\.rawValue)
+        case .flow: return ChoiceWords.words(FlowSetting.self)
+        case .dpop: return ChoiceWords.words(DPoPMode.self)
+        case .par: return ChoiceWords.words(PARMode.self)
+        case .clientAuthMethod: return ChoiceWords.words(ClientSecretMethod.self)
+        default: return nil
+        }
+    }
 
     /// Whether the full program accepts `value` for this setting at `place`.
     public func accepts(_ value: String, at place: Place) -> Bool {
@@ -46,9 +56,11 @@ public enum SettingCheck: Sendable, Equatable {
             guard let port = ASCIIText.decimal(value, maxDigits: 5) else { return false }
             return port <= 65_535
         case .storage:
-            return ASCIIText.index(of: value, in: place == .file ? Self.storageKinds : Self.environmentStorageKinds) != nil
+            // The choice types' own `init(rawValue:)`: no word list of their own here.
+            guard let kind = StorageKind(rawValue: value) else { return false }
+            return place == .environment || kind != .memory   // memory is never remembered (StorageKind.persistent)
         case .flow:
-            return ASCIIText.index(of: place == .file ? value : Self.asciiLowercased(value), in: Self.flows) != nil
+            return FlowSetting(rawValue: place == .file ? value : Self.asciiLowercased(value)) != nil
         case .browserCommand:
             if value.isEmpty { return true }
             if case .success = BrowserCommandRule.split(value) { return true }
@@ -61,13 +73,13 @@ public enum SettingCheck: Sendable, Equatable {
         case .grant:
             return value.isEmpty || value == Self.clientCredentialsGrant
         case .clientAuthMethod:
-            return value.isEmpty || ASCIIText.index(of: value, in: Self.clientAuthMethods) != nil
+            return value.isEmpty || ClientSecretMethod(rawValue: value) != nil
         case .profileName:
             return value.isEmpty || ProfileNameRule.isValid(value)
         case .dpop:
-            return value.isEmpty || Self.dpopModes.contains(place == .file ? value : Self.asciiLowercased(value))
+            return value.isEmpty || DPoPMode(rawValue: place == .file ? value : Self.asciiLowercased(value)) != nil
         case .par:
-            return value.isEmpty || Self.parModes.contains(value)
+            return value.isEmpty || PARMode(rawValue: value) != nil
         }
     }
 

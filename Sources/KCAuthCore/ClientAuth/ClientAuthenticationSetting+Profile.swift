@@ -1,5 +1,5 @@
 /// How a profile's section of the configuration file records its client authentication: where
-/// the credential comes from, never the credential (issue 11 item 9).
+/// the credential comes from, never the credential.
 ///
 /// ```
 /// client_secret_env = KCAUTH_CLIENT_SECRET     # or client_secret_file = /run/secrets/client
@@ -10,60 +10,68 @@
 /// client_assertion_file = /var/run/secrets/tokens/kcauth   # or client_assertion_env = NAME
 /// ```
 extension ClientAuthenticationSetting {
-    static let keys = ["client_secret_env", "client_secret_file", "client_auth_method", "client_key", "client_key_id",
-                       "client_key_alg", "client_assertion_env", "client_assertion_file"]
+    /// Its keys, in the catalogue's order.
+    static let rows = [SettingsCatalogue.clientSecretEnv, SettingsCatalogue.clientSecretFile, SettingsCatalogue.clientAuthMethod,
+                       SettingsCatalogue.clientKey, SettingsCatalogue.clientKeyID, SettingsCatalogue.clientKeyAlgorithm,
+                       SettingsCatalogue.clientAssertionEnv, SettingsCatalogue.clientAssertionFile]
 
     /// The profile's setting; nil when it names none (a public client). At most one kind of
     /// credential: two would leave the choice to chance.
     public static func read(_ doc: ConfigDocument, profile: String, path: String) throws -> ClientAuthenticationSetting? {
-        func value(_ key: String) -> String? { doc.value(key, profile: profile).flatMap { $0.isEmpty ? nil : $0 } }
-        func bad(_ what: String) -> KCAuthError { KCAuthError(.configuration, "\(path): profile [\(profile)]: \(what)") }
+        try read(text: { doc.value($0, profile: profile) }, where: "\(path): profile [\(profile)]")
+    }
+
+    /// The same over a profile's texts by key; `place` begins an error's message.
+    static func read(text: (String) -> String?, where place: String) throws -> ClientAuthenticationSetting? {
+        func value(_ row: SettingRow) -> String? { text(row.key!).flatMap { $0.isEmpty ? nil : $0 } }
+        func bad(_ what: String) -> KCAuthError { KCAuthError(.configuration, "\(place): \(what)") }
         var found: [ClientAuthenticationSetting] = []
         let method: ClientSecretMethod?
-        if let raw = value("client_auth_method") {
+        if let raw = value(SettingsCatalogue.clientAuthMethod) {
             guard let m = ClientSecretMethod(rawValue: raw) else {
-                throw bad("client_auth_method '\(Sanitize.oneLine(raw))' is not client_secret_basic or client_secret_post")
+                throw bad("\(SettingsCatalogue.clientAuthMethod.key!) '\(Sanitize.oneLine(raw))' is not "
+                          + ChoiceWords.or(ChoiceWords.words(ClientSecretMethod.self)))
             }
             method = m
         } else {
             method = nil
         }
-        if let name = value("client_secret_env") { found.append(.clientSecret(ClientSecretSource(.environment(name)), method: method)) }
-        if let file = value("client_secret_file") { found.append(.clientSecret(ClientSecretSource(.file(file)), method: method)) }
-        if let file = value("client_key") {
-            found.append(.privateKey(file: file, keyID: value("client_key_id"), algorithm: value("client_key_alg")))
+        if let name = value(SettingsCatalogue.clientSecretEnv) { found.append(.clientSecret(ClientSecretSource(.environment(name)), method: method)) }
+        if let file = value(SettingsCatalogue.clientSecretFile) { found.append(.clientSecret(ClientSecretSource(.file(file)), method: method)) }
+        if let file = value(SettingsCatalogue.clientKey) {
+            found.append(.privateKey(file: file, keyID: value(SettingsCatalogue.clientKeyID), algorithm: value(SettingsCatalogue.clientKeyAlgorithm)))
         }
-        if let name = value("client_assertion_env") { found.append(.clientAssertion(.environment(name))) }
-        if let file = value("client_assertion_file") { found.append(.clientAssertion(.file(file))) }
+        if let name = value(SettingsCatalogue.clientAssertionEnv) { found.append(.clientAssertion(.environment(name))) }
+        if let file = value(SettingsCatalogue.clientAssertionFile) { found.append(.clientAssertion(.file(file))) }
         guard found.count <= 1 else {
             throw bad("it names more than one client credential (a secret, a key, an assertion): keep one")
         }
         return found.first
     }
 
-    /// Writes this setting's keys and removes the others.
-    func apply(to doc: inout ConfigDocument, profile: String) {
+    /// This setting's keys (`set` each of ``rows``: a value, or nil to remove it).
+    func apply(_ set: (SettingRow, String?) -> Void) {
         var values: [String: String] = [:]
         switch self {
         case .none:
             break
         case .clientSecret(let source, let method):
             switch source.source {
-            case .environment(let name): values["client_secret_env"] = name
-            case .file(let path): values["client_secret_file"] = path
+            case .environment(let name): values[SettingsCatalogue.clientSecretEnv.key!] = name
+            case .file(let path): values[SettingsCatalogue.clientSecretFile.key!] = path
             }
-            values["client_auth_method"] = method?.rawValue
+            values[SettingsCatalogue.clientAuthMethod.key!] = method?.rawValue
         case .privateKey(let file, let keyID, let algorithm):
-            values["client_key"] = file
-            values["client_key_id"] = keyID
-            values["client_key_alg"] = algorithm
+            values[SettingsCatalogue.clientKey.key!] = file
+            values[SettingsCatalogue.clientKeyID.key!] = keyID
+            values[SettingsCatalogue.clientKeyAlgorithm.key!] = algorithm
         case .clientAssertion(let source):
             switch source {
-            case .environment(let name): values["client_assertion_env"] = name
-            case .file(let path): values["client_assertion_file"] = path
+            case .environment(let name): values[SettingsCatalogue.clientAssertionEnv.key!] = name
+            case .file(let path): values[SettingsCatalogue.clientAssertionFile.key!] = path
             }
         }
-        for key in Self.keys { doc.set(key, values[key], profile: profile) }
+        for row in Self.rows { set(row, values[row.key!]) }
     }
 
     /// The setting with the secret method discovery chose at login, so that later token

@@ -1,41 +1,17 @@
 import KCAuthContract
 
-/// The non-secret settings of one profile, as kept in the configuration file.
+/// The non-secret settings of one profile, as kept in the configuration file: the text of each
+/// key of the settings catalogue (``SettingsCatalogue/profileRows``), read and written by
+/// looping over the rows, with typed accessors (``SettingKey``) for the code that uses them.
 public struct ProfileSettings: Sendable, Equatable {
-    public var issuer: String?
-    public var clientID: String?
-    public var scope: String?
-    public var port: UInt16?
-    /// PEM file of extra CA certificates to trust for the provider (a private or corporate CA).
-    public var caFile: String?
-    /// Where the session is kept (`keyring` or `file`); nil means the keyring. Sticky: set by
-    /// a login's `storage` setting, read by every later command of the profile.
-    public var storage: StorageKind?
-    /// The login flow the user forced (`flow`); nil lets kcauth choose.
-    public var flow: LoginFlow?
-    /// Authorization request parameters remembered per profile (issue 11 item 5,
-    /// `StickyParameter`); a value is never empty.
-    public var sticky: [StickyParameter: String] = [:]
-    /// How the client authenticates (where its secret, key or assertion comes from); nil: public.
-    public var clientAuth: ClientAuthenticationSetting?
-    /// `client_credentials` for a profile that signs in as the client itself (no person).
-    public var grant: String?
-    /// The servers the git and docker credential helpers answer for with this profile's token
-    /// (`hosts = git.example.com registry.example.com:5000`).
-    public var hosts: [CredentialHost]?
-    /// The user name handed to git and docker with the token (default `oauth2`).
-    public var username: String?
-    /// `browser_command`, as written (split by `BrowserCommand` when used).
-    public var browserCommand: String?
-    /// Issue 21: DPoP-bound sessions (RFC 9449) and pushed authorization requests (RFC 9126);
-    /// nil: `no` and `auto`.
-    public var dpop: DPoPMode?
-    public var par: PARMode?
+    /// The profile's text of each catalogue key, as the file says it (absent: unset).
+    public private(set) var texts: [String: String] = [:]
+
+    public init() {}
 
     public init(issuer: String? = nil, clientID: String? = nil, scope: String? = nil, port: UInt16? = nil, caFile: String? = nil,
                 storage: StorageKind? = nil, flow: LoginFlow? = nil,
                 browserCommand: String? = nil) {
-        self.browserCommand = browserCommand
         self.issuer = issuer
         self.clientID = clientID
         self.scope = scope
@@ -43,64 +19,98 @@ public struct ProfileSettings: Sendable, Equatable {
         self.caFile = caFile
         self.storage = storage
         self.flow = flow
+        self.browserCommand = browserCommand
     }
 
+    /// The profile's section of `doc`, every value checked by its row (``check(profile:path:entries:)``).
     public init(_ doc: ConfigDocument, profile: String, path: String) throws {
-        issuer = doc.value("issuer", profile: profile)
-        clientID = doc.value("client_id", profile: profile)
-        scope = doc.value("scope", profile: profile)
-        caFile = doc.value("ca_file", profile: profile)
-        if let s = doc.value("storage", profile: profile) {
-            do {
-                storage = try StorageKind(parsing: s, source: "\(path): profile [\(profile)]: storage", allowed: StorageKind.persistent)
-            } catch let error as KCAuthError {
-                throw KCAuthError(.configuration, error.message)
-            }
+        for row in SettingsCatalogue.profileRows {
+            if let key = row.key, let value = doc.value(key, profile: profile) { texts[key] = value }
         }
-        if let f = doc.value("flow", profile: profile), FlowSetting(rawValue: f) != .auto {
-            guard let parsed = LoginFlow(rawValue: f) else {
-                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: flow '\(Sanitize.oneLine(f))' is not auto, browser or device")
-            }
-            flow = parsed
-        }
-        hosts = try IntegrationSettings.hosts(doc.value("hosts", profile: profile), where: "\(path): profile [\(profile)]")
-        username = try IntegrationSettings.username(doc.value("username", profile: profile), where: "\(path): profile [\(profile)]")
-        if let b = doc.value("browser_command", profile: profile), !b.isEmpty {
-            do { _ = try BrowserCommand(b, origin: "browser_command") } catch let error as KCAuthError {
-                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: \(error.message)")
-            }
-            browserCommand = b
-        }
-        if let p = doc.value("port", profile: profile) {
-            guard SettingCheck.port.accepts(p, at: .file), let n = UInt16(p) else {
-                throw KCAuthError(.configuration, "\(path): profile [\(profile)]: port '\(Sanitize.oneLine(p))' is not a number from 0 to 65535")
-            }
-            port = n
-        }
-        try readRequestAndClient(doc, profile: profile, path: path)
-        try Self.checkAgainstCatalogue(doc.entries(profile: profile), profile: profile, path: path)
+        try check(profile: profile, path: path, entries: doc.entries(profile: profile))
     }
 
-    /// Every key the catalogue knows holds a value its row accepts: the front checks the same
-    /// rows (KCAuthContract's CacheGate), so a value refused here is never served from the cache
-    /// there. The issuer is checked where it is used (a flag may override a broken one).
-    static func checkAgainstCatalogue(_ entries: [(key: String, value: String)], profile: String, path: String) throws {
-        for (key, value) in entries where key != "issuer" {
-            guard let row = SettingsCatalogue.row(key: key), !row.check.accepts(value, at: .file) else { continue }
-            throw KCAuthError(.configuration, "\(path): profile [\(profile)]: \(key) '\(Sanitize.oneLine(value))' is not valid",
-                              hint: "fix the file by hand; docs/configuration.md lists what each key takes")
-        }
-    }
-
+    /// Sets (nil: removes) every key `login` writes, in the catalogue's order; the keys a person
+    /// writes by hand (`hosts`, `username`) and the ones it never writes stay as they are.
     public func apply(to doc: inout ConfigDocument, profile: String) {
-        doc.set("issuer", issuer, profile: profile)
-        doc.set("client_id", clientID, profile: profile)
-        doc.set("scope", scope, profile: profile)
-        doc.set("port", port.map(String.init), profile: profile)
-        doc.set("ca_file", caFile, profile: profile)
-        doc.set("storage", storage?.rawValue, profile: profile)
-        doc.set("flow", flow?.rawValue, profile: profile)
-        applyRequestAndClient(to: &doc, profile: profile)
-        doc.set("browser_command", browserCommand, profile: profile)
+        for row in SettingsCatalogue.profileRows where row.writtenByLogin {
+            doc.set(row.key!, texts[row.key!], profile: profile)
+        }
+    }
+
+    /// A typed value: nil when unset (or when its text is the default's, for a key that has one).
+    public subscript<Value>(key: SettingKey<Value>) -> Value? {
+        get { texts[key.row.key!].flatMap(key.decode) }
+        set { texts[key.row.key!] = newValue.flatMap(key.encode) }
+    }
+
+    /// A setting's text as the file says it; nil when unset or not a profile key.
+    public func text(_ row: SettingRow) -> String? { row.key.flatMap { texts[$0] } }
+
+    /// Sets (nil: removes) a profile key's text.
+    public mutating func setText(_ text: String?, for row: SettingRow) {
+        guard let key = row.key else { return }
+        texts[key] = text
+    }
+}
+
+/// The typed settings, each over its catalogue row.
+extension ProfileSettings {
+    public var issuer: String? { get { self[Keys.issuer] } set { self[Keys.issuer] = newValue } }
+    public var clientID: String? { get { self[Keys.clientID] } set { self[Keys.clientID] = newValue } }
+    public var scope: String? { get { self[Keys.scope] } set { self[Keys.scope] = newValue } }
+    public var port: UInt16? { get { self[Keys.port] } set { self[Keys.port] = newValue } }
+    /// PEM file of extra CA certificates to trust for the provider (a private or corporate CA).
+    public var caFile: String? { get { self[Keys.caFile] } set { self[Keys.caFile] = newValue } }
+    /// Where the session is kept (`keyring`, `encrypted` or `file`); nil means the keyring. Sticky:
+    /// set by a login's `storage` setting, read by every later command of the profile.
+    public var storage: StorageKind? { get { self[Keys.storage] } set { self[Keys.storage] = newValue } }
+    /// The login flow the user forced (`flow`); nil lets kcauth choose.
+    public var flow: LoginFlow? {
+        get { self[Keys.flow]?.flow }
+        set { self[Keys.flow] = newValue.map { $0 == .browser ? .browser : .device } }
+    }
+    /// `browser_command`, as written (split by `BrowserCommand` when used).
+    public var browserCommand: String? { get { self[Keys.browserCommand] } set { self[Keys.browserCommand] = newValue } }
+    /// The servers the git and docker credential helpers answer for with this profile's token
+    /// (`hosts = git.example.com registry.example.com:5000`).
+    public var hosts: [CredentialHost]? { (try? IntegrationSettings.hosts(text(SettingsCatalogue.hosts), where: "")) ?? nil }
+    /// The user name handed to git and docker with the token (default `oauth2`).
+    public var username: String? { (try? IntegrationSettings.username(text(SettingsCatalogue.username), where: "")) ?? nil }
+    /// Authorization request parameters remembered per profile (``StickyParameter``); a value is never empty.
+    public var sticky: [StickyParameter: String] {
+        get {
+            var values: [StickyParameter: String] = [:]
+            for parameter in StickyParameter.allCases { values[parameter] = self[SettingKey.nonEmpty(parameter.row)] }
+            return values
+        }
+        set { for parameter in StickyParameter.allCases { self[SettingKey.nonEmpty(parameter.row)] = newValue[parameter] } }
+    }
+    /// How the client authenticates (where its secret, key or assertion comes from); nil: public.
+    public var clientAuth: ClientAuthenticationSetting? {
+        get { (try? ClientAuthenticationSetting.read(text: { texts[$0] }, where: "")) ?? nil }
+        set { (newValue ?? .none).apply { row, text in setText(text, for: row) } }
+    }
+    /// `client_credentials` for a profile that signs in as the client itself (no person).
+    public var grant: String? { get { self[Keys.grant] } set { self[Keys.grant] = newValue } }
+    /// DPoP-bound sessions (RFC 9449) and pushed authorization requests (RFC 9126); nil: `no` and `auto`.
+    public var dpop: DPoPMode? { get { self[Keys.dpop] } set { self[Keys.dpop] = newValue } }
+    public var par: PARMode? { get { self[Keys.par] } set { self[Keys.par] = newValue } }
+
+    public static let clientCredentialsGrant = SettingCheck.clientCredentialsGrant
+
+    /// The typed keys, one per catalogue row the code reads typed.
+    enum Keys {
+        static let issuer = SettingKey<String>(SettingsCatalogue.issuer)
+        static let clientID = SettingKey<String>(SettingsCatalogue.clientID)
+        static let scope = SettingKey<String>(SettingsCatalogue.scope)
+        static let caFile = SettingKey<String>(SettingsCatalogue.caFile)
+        static let port = SettingKey<UInt16>(SettingsCatalogue.port, decode: { UInt16($0) }, encode: { String($0) })
+        static let storage = SettingKey<StorageKind>(SettingsCatalogue.storage)
+        static let flow = SettingKey<FlowSetting>(SettingsCatalogue.flow, unset: .auto)
+        static let browserCommand = SettingKey<String>.nonEmpty(SettingsCatalogue.browserCommand)
+        static let grant = SettingKey<String>.nonEmpty(SettingsCatalogue.grant)
+        static let dpop = SettingKey<DPoPMode>(SettingsCatalogue.dpop, unset: .no)
+        static let par = SettingKey<PARMode>(SettingsCatalogue.par, unset: .auto)
     }
 }

@@ -1,13 +1,17 @@
-/// What a login does with the issue 11 settings of a resolved profile.
+/// What a login does with the settings of a resolved profile it remembers beyond where to sign in.
 extension ResolvedProfile {
     /// The sticky ones go into what the login remembers: the authorization parameters,
-    /// where the client's credentials come from, and the client-credentials grant.
+    /// where the client's credentials come from, the client-credentials grant, DPoP and PAR,
+    /// and every plain setting (``SettingRow/plain``) as resolved.
     public func rememberLoginSettings(in settings: inout ProfileSettings) {
         settings.sticky = stickyValues
         settings.clientAuth = clientAuth.value.isConfidential ? clientAuth.value : nil
         settings.grant = grant?.value
         settings.dpop = dpop.value == .no ? nil : dpop.value
         settings.par = par.value == .auto ? nil : par.value
+        for row in SettingsCatalogue.profileRows where row.plain && row.writtenByLogin {
+            settings.setText(text(row)?.value, for: row)
+        }
     }
 
     /// The authorization request's parameters: this profile's sticky ones with the one-off

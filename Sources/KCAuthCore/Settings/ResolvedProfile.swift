@@ -28,11 +28,23 @@ public struct ResolvedProfile: Sendable, Equatable {
     public var saved: ProfileSettings
     /// How to start the browser; nil: `$BROWSER`, WSL's launchers, `xdg-open`.
     public var browserCommand: Setting<BrowserCommand>? = nil
-    /// Issue 21: DPoP (RFC 9449) and PAR (RFC 9126).
+    /// DPoP (RFC 9449) and PAR (RFC 9126).
     public var dpop = Setting<DPoPMode>(.no, .default)
     public var par = Setting<PARMode>(.auto, .default)
+    /// The plain settings (``SettingRow/plain``) that have a value, by name.
+    public var plain: [String: Setting<String>] = [:]
 
     public var name: String { profile.value }
+
+    /// A plain setting's value (``SettingRow/plain``: flag > environment > profile), with its source.
+    public func text(_ row: SettingRow) -> Setting<String>? { plain[row.name] }
+
+    /// A plain setting's value typed by its key (a choice type's word, a number), with its source;
+    /// nil when unset or when the key reads no value from the text.
+    public func value<Value: Equatable>(_ key: SettingKey<Value>) -> Setting<Value>? {
+        guard let text = plain[key.row.name], let value = key.decode(text.value) else { return nil }
+        return Setting(value, text.source, origin: text.origin)
+    }
 
     /// What a runtime cache entry of this profile must match to be served.
     public var cacheBinding: CacheBinding {

@@ -21,6 +21,9 @@ public struct SettingsFlags: Sendable, Equatable {
     public var browserCommand: BrowserCommand?
     /// An empty browser command was given: the saved one is forgotten.
     public var forgetsBrowserCommand = false
+    /// The plain settings given (``SettingRow/plain``), checked by the command line, by name; an
+    /// empty value forgets the saved one.
+    public var texts: [String: String] = [:]
 
     public init(profile: String? = nil, issuer: String? = nil, server: String? = nil, realm: String? = nil, clientID: String? = nil,
                 scope: String? = nil, storage: StorageKind? = nil, caFile: String? = nil, flow: FlowSetting? = nil,

@@ -3,40 +3,43 @@ import KCAuthContract
 /// Resolution of the issue 11 settings, with the same precedence as the rest: flag >
 /// environment > saved profile > default.
 extension SettingsResolver {
-    /// The variables a CI job sets for a confidential client (issue 11 items 9–10).
-    public static let clientSecretVariable = "KCAUTH_CLIENT_SECRET"
-    public static let clientAssertionVariable = "KCAUTH_CLIENT_ASSERTION"
+    /// The variables a CI job sets for a confidential client: the variable of the row that names
+    /// where the secret or assertion comes from (`client_secret_env`, `client_assertion_env`).
+    public static let clientSecretVariable = SettingsCatalogue.clientSecretEnv.environment!
+    public static let clientAssertionVariable = SettingsCatalogue.clientAssertionEnv.environment!
 
     func resolveLogin(_ f: LoginSettingsFlags, saved: ProfileSettings, into resolved: inout ResolvedProfile) throws {
         // An empty option forgets the saved value.
         for parameter in StickyParameter.allCases {
             let flag = f.sticky[parameter]
-            resolved.sticky[parameter] = flag == "" ? nil : try pick(flag, env: nil, saved: saved.sticky[parameter], key: parameter.key)
+            resolved.sticky[parameter] = flag == "" ? nil : try pick(flag, parameter.row, saved: saved.sticky[parameter])
         }
         resolved.clientAuth = try clientAuth(f, saved: saved)
         resolved.dpop = try dpop(f.dpop, saved: saved.dpop)
+        let par = SettingsCatalogue.par.name, grant = SettingsCatalogue.grant.name
         if let mode = f.par {
-            resolved.par = Setting(mode, .flag, origin: .option("par"))
+            resolved.par = Setting(mode, .flag, origin: .option(par))
         } else if let saved = saved.par {
-            resolved.par = Setting(saved, .profile, origin: .file("par"))
+            resolved.par = Setting(saved, .profile, origin: .file(par))
         }
         if f.clientCredentials {
-            resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: .option("grant"))
-        } else if let grant = saved.grant {
-            resolved.grant = Setting(grant, .profile, origin: .file("grant"))
+            resolved.grant = Setting(ProfileSettings.clientCredentialsGrant, .flag, origin: .option(grant))
+        } else if let saved = saved.grant {
+            resolved.grant = Setting(saved, .profile, origin: .file(grant))
         }
     }
 
     /// The option > `KCAUTH_DPOP` (any case) > the profile's `dpop` > no.
     private func dpop(_ flag: DPoPMode?, saved: DPoPMode?) throws -> Setting<DPoPMode> {
-        if let flag { return Setting(flag, .flag, origin: .option("dpop")) }
-        if let raw = try environment.value("KCAUTH_DPOP"), !raw.isEmpty {
+        let row = SettingsCatalogue.dpop
+        if let flag { return Setting(flag, .flag, origin: .option(row.name)) }
+        if let variable = row.environment, let raw = try environment.value(variable), !raw.isEmpty {
             guard let mode = DPoPMode(rawValue: SettingCheck.asciiLowercased(raw)) else {
-                throw KCAuthError(.usage, "KCAUTH_DPOP='\(Sanitize.oneLine(raw))' is not no, yes or refresh-only")
+                throw KCAuthError(.usage, "\(variable)='\(Sanitize.oneLine(raw))' is not \(ChoiceWords.or(ChoiceWords.words(DPoPMode.self)))")
             }
-            return Setting(mode, .environment, origin: .environment("KCAUTH_DPOP"))
+            return Setting(mode, .environment, origin: .environment(variable))
         }
-        if let saved { return Setting(saved, .profile, origin: .file("dpop")) }
+        if let saved { return Setting(saved, .profile, origin: .file(row.name)) }
         return Setting(.no, .default)
     }
 
@@ -47,18 +50,18 @@ extension SettingsResolver {
         }
         var given: [Setting<ClientAuthenticationSetting>] = []
         if let raw = f.clientSecretFile {
-            let path = try absolute(Setting(raw, .flag, origin: .option("client_secret_file"))).value
-            given.append(Setting(.clientSecret(ClientSecretSource(.file(path)), method: nil), .flag, origin: .option("client_secret_file")))
+            let path = try absolute(Setting(raw, .flag, origin: .option(SettingsCatalogue.clientSecretFile.name))).value
+            given.append(Setting(.clientSecret(ClientSecretSource(.file(path)), method: nil), .flag, origin: .option(SettingsCatalogue.clientSecretFile.name)))
         }
         if let raw = f.clientKey {
-            let path = try absolute(Setting(raw, .flag, origin: .option("client_key"))).value
+            let path = try absolute(Setting(raw, .flag, origin: .option(SettingsCatalogue.clientKey.name))).value
             if let name = f.clientKeyAlgorithm { _ = try ClientKey.algorithm(named: name) }
             given.append(Setting(.privateKey(file: path, keyID: f.clientKeyID, algorithm: f.clientKeyAlgorithm?.uppercased()),
-                                 .flag, origin: .option("client_key")))
+                                 .flag, origin: .option(SettingsCatalogue.clientKey.name)))
         }
         if let raw = f.clientAssertionFile {
-            let path = try absolute(Setting(raw, .flag, origin: .option("client_assertion_file"))).value
-            given.append(Setting(.clientAssertion(.file(path)), .flag, origin: .option("client_assertion_file")))
+            let path = try absolute(Setting(raw, .flag, origin: .option(SettingsCatalogue.clientAssertionFile.name))).value
+            given.append(Setting(.clientAssertion(.file(path)), .flag, origin: .option(SettingsCatalogue.clientAssertionFile.name)))
         }
         guard given.count <= 1 else {
             throw KCAuthError(.usage, "give one client credential: \(given.compactMap(\.origin?.plainName).joined(separator: ", ")) were given together")

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import KCAuthContract
 
 /// Resolves settings from the command line, the environment and the configuration file (read
 /// once, by whoever builds the resolver), in that order of precedence. Pure: no I/O.
@@ -32,9 +33,9 @@ public struct SettingsResolver: Sendable {
     public func profile(_ flag: String?) throws -> Setting<String> {
         let setting: Setting<String>
         if let flag {
-            setting = Setting(flag, .flag, origin: .option("profile"))
-        } else if let env = try environment.value("KCAUTH_PROFILE") {
-            setting = Setting(env, .environment, origin: .environment("KCAUTH_PROFILE"))
+            setting = Setting(flag, .flag, origin: .option(SettingsCatalogue.profile.name))
+        } else if let variable = SettingsCatalogue.profile.environment, let env = try environment.value(variable) {
+            setting = Setting(env, .environment, origin: .environment(variable))
         } else if let chosen = directoryProfile() {
             setting = Setting(chosen.name, .directory, origin: .directory(chosen.path))
         } else if let named = try config?.defaultProfile(path: configPath) {
@@ -54,26 +55,42 @@ public struct SettingsResolver: Sendable {
         var resolved = ResolvedProfile(
             profile: profile,
             issuer: try issuer(flags, saved: saved, profile: profile.value),
-            clientID: try pick(flags.clientID, env: "KCAUTH_CLIENT_ID", saved: saved.clientID, key: "client_id"),
-            scope: try pick(flags.scope, env: nil, saved: saved.scope, key: "scope").map { Setting(Scope.normalize($0.value), $0.source, origin: $0.origin) }
+            clientID: try pick(flags.clientID, SettingsCatalogue.clientID, saved: saved.clientID),
+            scope: try pick(flags.scope, SettingsCatalogue.scope, saved: saved.scope).map { Setting(Scope.normalize($0.value), $0.source, origin: $0.origin) }
                 ?? Setting(Scope.normalize(Scope.defaultScope), .default),
             storage: try storage(flags.storage, saved: saved),
             caFile: try caFile(flags.caFile, saved: saved),
             flow: try flow(flags.flow, saved: saved),
             port: port(flags.port, saved: saved),
-            timeout: flags.timeout.map { Setting($0, .flag, origin: .option("timeout")) } ?? Setting(Self.defaultTimeout, .default),
+            timeout: flags.timeout.map { Setting($0, .flag, origin: .option(SettingsCatalogue.timeout.name)) } ?? Setting(Self.defaultTimeout, .default),
             saved: saved,
             browserCommand: try browserCommand(flags, saved: saved))
         try resolveLogin(flags.login, saved: saved, into: &resolved)
+        try resolvePlain(flags, saved: saved, into: &resolved)
         return resolved
     }
 
-    /// The option, else the environment, else the saved value of setting `key`.
-    func pick(_ flag: String?, env: String?, saved: String?, key: String) throws -> Setting<String>? {
-        if let flag, !flag.isEmpty { return Setting(flag, .flag, origin: .option(key)) }
-        if let env, let value = try environment.value(env) { return Setting(value, .environment, origin: .environment(env)) }
-        if let saved, !saved.isEmpty { return Setting(saved, .profile, origin: .file(key)) }
+    /// The option, else the row's variable, else the saved value of the row's setting.
+    func pick(_ flag: String?, _ row: SettingRow, saved: String?, environment useEnvironment: Bool = true) throws -> Setting<String>? {
+        if let flag, !flag.isEmpty { return Setting(flag, .flag, origin: .option(row.name)) }
+        if useEnvironment, let variable = row.environment, let value = try environment.value(variable) {
+            return Setting(value, .environment, origin: .environment(variable))
+        }
+        if let saved, !saved.isEmpty { return Setting(saved, .profile, origin: .file(row.name)) }
         return nil
+    }
+
+    /// The plain settings (``SettingRow/plain``): each from its option, variable or profile
+    /// text, a path made absolute.
+    private func resolvePlain(_ flags: SettingsFlags, saved: ProfileSettings, into resolved: inout ResolvedProfile) throws {
+        for row in SettingsCatalogue.profileRows where row.plain {
+            if flags.texts[row.name] == "" { continue }   // an empty option forgets the saved value
+            guard let raw = try pick(flags.texts[row.name], row, saved: saved.text(row)) else { continue }
+            if raw.source == .environment, !row.check.accepts(raw.value, at: .environment) {
+                throw KCAuthError(.usage, "\(row.environment!)='\(Sanitize.oneLine(raw.value))' is not valid for \(row.name)")
+            }
+            resolved.plain[row.name] = row.isPath ? try absolute(raw) : raw
+        }
     }
 
     private func issuer(_ f: SettingsFlags, saved: ProfileSettings, profile: String) throws -> Setting<String>? {
@@ -83,7 +100,7 @@ public struct SettingsResolver: Sendable {
         case (.some, .some, _), (.some, _, .some):
             throw KCAuthError(.usage, "give either an issuer or a server with a realm, not both")
         case (.some(let issuer), nil, nil):
-            raw = Setting(issuer, .flag, origin: .option("issuer"))
+            raw = Setting(issuer, .flag, origin: .option(SettingsCatalogue.issuer.name))
         case (nil, .some(let server), .some(let realm)):
             guard !realm.isEmpty, !realm.contains("/") else { throw KCAuthError(.usage, "'\(Sanitize.oneLine(realm))' is not a realm name") }
             raw = Setting((server.hasSuffix("/") ? String(server.dropLast()) : server) + "/realms/" + FormEncoding.escape(realm),
@@ -91,7 +108,7 @@ public struct SettingsResolver: Sendable {
         case (nil, .some, nil), (nil, nil, .some):
             throw KCAuthError(.usage, "a server and a realm go together")
         case (nil, nil, nil):
-            raw = try pick(nil, env: "KCAUTH_ISSUER", saved: saved.issuer, key: "issuer")
+            raw = try pick(nil, SettingsCatalogue.issuer, saved: saved.issuer)
         }
         guard let raw else { return nil }
         do {
@@ -103,11 +120,12 @@ public struct SettingsResolver: Sendable {
     }
 
     private func storage(_ flag: StorageKind?, saved: ProfileSettings) throws -> Setting<StorageKind> {
-        if let flag { return Setting(flag, .flag, origin: .option("storage")) }
-        if let env = try environment.value("KCAUTH_STORAGE") {
-            return Setting(try StorageKind(parsing: env, source: "$KCAUTH_STORAGE"), .environment, origin: .environment("KCAUTH_STORAGE"))
+        let row = SettingsCatalogue.storage
+        if let flag { return Setting(flag, .flag, origin: .option(row.name)) }
+        if let variable = row.environment, let env = try environment.value(variable) {
+            return Setting(try StorageKind(parsing: env, source: "$" + variable), .environment, origin: .environment(variable))
         }
-        if let kind = saved.storage { return Setting(kind, .profile, origin: .file("storage")) }
+        if let kind = saved.storage { return Setting(kind, .profile, origin: .file(row.name)) }
         return Setting(.keyring, .default)
     }
 
@@ -121,19 +139,20 @@ public struct SettingsResolver: Sendable {
     }
 
     private func caFile(_ flag: String?, saved: ProfileSettings) throws -> Setting<String>? {
-        guard let raw = try pick(flag, env: "KCAUTH_CA_FILE", saved: saved.caFile, key: "ca_file") else { return nil }
+        guard let raw = try pick(flag, SettingsCatalogue.caFile, saved: saved.caFile) else { return nil }
         return try absolute(raw)
     }
 
     private func flow(_ flag: FlowSetting?, saved: ProfileSettings) throws -> Setting<FlowSetting>? {
-        if let flag { return Setting(flag, .flag, origin: .option("flow")) }
-        if let raw = try environment.value("KCAUTH_FLOW") {
+        let row = SettingsCatalogue.flow
+        if let flag { return Setting(flag, .flag, origin: .option(row.name)) }
+        if let variable = row.environment, let raw = try environment.value(variable) {
             guard let setting = FlowSetting(rawValue: raw.lowercased()) else {
-                throw KCAuthError(.usage, "KCAUTH_FLOW must be auto, browser or device, not '\(Sanitize.oneLine(raw))'")
+                throw KCAuthError(.usage, "\(variable) must be \(ChoiceWords.or(ChoiceWords.words(FlowSetting.self))), not '\(Sanitize.oneLine(raw))'")
             }
-            return Setting(setting, .environment, origin: .environment("KCAUTH_FLOW"))
+            return Setting(setting, .environment, origin: .environment(variable))
         }
-        if let remembered = saved.flow { return Setting(remembered == .browser ? .browser : .device, .profile, origin: .file("flow")) }
+        if let remembered = saved.flow { return Setting(remembered == .browser ? .browser : .device, .profile, origin: .file(row.name)) }
         return nil
     }
 
@@ -141,14 +160,15 @@ public struct SettingsResolver: Sendable {
     /// Not from the environment: `$BROWSER` is the environment's way, and stays below both.
     private func browserCommand(_ flags: SettingsFlags, saved: ProfileSettings) throws -> Setting<BrowserCommand>? {
         if flags.forgetsBrowserCommand { return nil }
-        if let given = flags.browserCommand { return Setting(given, .flag, origin: .option("browser_command")) }
+        let name = SettingsCatalogue.browserCommand.name
+        if let given = flags.browserCommand { return Setting(given, .flag, origin: .option(name)) }
         guard let text = saved.browserCommand else { return nil }
-        return Setting(try BrowserCommand(text, origin: "browser_command"), .profile, origin: .file("browser_command"))
+        return Setting(try BrowserCommand(text, origin: name), .profile, origin: .file(name))
     }
 
     private func port(_ flag: UInt16?, saved: ProfileSettings) -> Setting<UInt16> {
-        if let flag { return Setting(flag, .flag, origin: .option("port")) }
-        if let port = saved.port { return Setting(port, .profile, origin: .file("port")) }
+        if let flag { return Setting(flag, .flag, origin: .option(SettingsCatalogue.port.name)) }
+        if let port = saved.port { return Setting(port, .profile, origin: .file(SettingsCatalogue.port.name)) }
         return Setting(0, .default)
     }
 }

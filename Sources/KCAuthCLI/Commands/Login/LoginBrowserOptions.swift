@@ -1,6 +1,6 @@
-/// `login`'s options for starting the browser (issue 11 #4).
+import KCAuthContract
+
+/// `login`'s option for starting the browser, from its catalogue row.
 enum LoginBrowserOptions {
-    static let browserCommand = OptionSpec(
-        "browser-command", value: "CMD",
-        help: "Start the browser with this command and its arguments, split like a shell would; %s is the URL (appended if absent); remembered for the profile, '' forgets")
+    static let browserCommand = OptionSpec(SettingsCatalogue.browserCommand)
 }

@@ -1,25 +1,21 @@
+import KCAuthContract
 import KCAuthCore
 
 /// `login`'s options for a confidential client (issue 11 items 9–10): the client-credentials
 /// grant, and where the client's secret, key or platform assertion comes from. Never the
 /// secret itself: a command line is visible to every user of the machine (`ps`, /proc).
 enum LoginClientOptions {
-    static let clientCredentials = OptionSpec("client-credentials",
-                                              help: "Sign in as the client itself, with no person (client credentials grant; CI, services)")
-    static let clientSecretFile = OptionSpec("client-secret-file", value: "FILE",
-                                             help: "Read the client secret from this file (or set KCAUTH_CLIENT_SECRET)", completes: .files)
+    static let clientCredentials = OptionSpec(SettingsCatalogue.grant)
+    static let clientSecretFile = OptionSpec(SettingsCatalogue.clientSecretFile)
     /// Accepted by the parser only to be refused with the reason (instead of "unknown option").
     static let clientSecret = OptionSpec("client-secret", value: "SECRET",
-                                         help: "Refused: a secret on the command line is visible to other users; use KCAUTH_CLIENT_SECRET or --client-secret-file")
-    static let clientKey = OptionSpec("client-key", value: "FILE",
-                                      help: "Sign a fresh client assertion with this PEM private key for each token request (private_key_jwt)",
-                                      completes: .files)
-    static let clientKeyID = OptionSpec("client-key-id", value: "KID", help: "The key id (kid) the provider knows the client key by")
-    static let clientKeyAlgorithm = OptionSpec("client-key-alg", value: "ALG", help: "Signing algorithm for the client key (default: RS256 for RSA, ES256 for EC)",
-                                               choices: ["RS256", "PS256", "ES256", "RS384", "PS384", "ES384", "RS512", "PS512", "ES512"])
-    static let clientAssertionFile = OptionSpec("client-assertion-file", value: "FILE",
-                                                help: "Send the platform's signed assertion in this file, re-read for each request (or set KCAUTH_CLIENT_ASSERTION)",
-                                                completes: .files)
+                                         help: "Refused: a secret on the command line is visible to other users; use \(SettingsCatalogue.clientSecretEnv.environment!) or \(SettingsCatalogue.clientSecretFile.flag!)")
+    static let clientKey = OptionSpec(SettingsCatalogue.clientKey)
+    static let clientKeyID = OptionSpec(SettingsCatalogue.clientKeyID)
+    /// The choices are the algorithms kcauth signs with (the row's check takes any text: the
+    /// profile's value is checked where the key is used).
+    static let clientKeyAlgorithm = OptionSpec(SettingsCatalogue.clientKeyAlgorithm, choices: ClientKey.algorithmNames)
+    static let clientAssertionFile = OptionSpec(SettingsCatalogue.clientAssertionFile)
 
     static let options = [clientCredentials, clientSecretFile, clientSecret, clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionFile]
 

@@ -37,14 +37,7 @@ enum LoginCommand: Command {
         --par always for providers that require it without saying so, such as Keycloak).
         """,
         usage: "{--issuer URL | --server URL --realm NAME} --client-id ID [flags]",
-        options: [
-            SettingsOptions.issuer, SettingsOptions.server, SettingsOptions.realm, SettingsOptions.clientID, SettingsOptions.scope,
-            SettingsOptions.profile, SettingsOptions.port, SettingsOptions.timeout, SettingsOptions.caFile, LoginFlowOptions.noBrowser,
-        ] + LoginFlowOptions.options + [
-            LoginBrowserOptions.browserCommand,
-            SettingsOptions.storage, EncryptedStoreOptions.passphraseFile,
-            LoginStorage.output,
-        ] + LoginRequestOptions.options + LoginSessionOptions.options + LoginClientOptions.options,
+        options: ownOptions + SettingsOptions.plain(besides: ownOptions),
         examples: [
             "kcauth login --server https://sso.example.com --realm demo --client-id cli",
             "kcauth login --issuer https://sso.example.com/realms/demo --client-id cli",
@@ -56,13 +49,24 @@ enum LoginCommand: Command {
             "kcauth login --dpop   # tokens bound to a key of the session (RFC 9449)",
         ])
 
+    /// Its options in the order its help lists them; the plain settings (``SettingRow/plain``)
+    /// follow, each made from its catalogue row.
+    static let ownOptions = [
+        SettingsOptions.issuer, SettingsOptions.server, SettingsOptions.realm, SettingsOptions.clientID, SettingsOptions.scope,
+        SettingsOptions.profile, SettingsOptions.port, SettingsOptions.timeout, SettingsOptions.caFile, LoginFlowOptions.noBrowser,
+    ] + LoginFlowOptions.options + [
+        LoginBrowserOptions.browserCommand,
+        SettingsOptions.storage, EncryptedStoreOptions.passphraseFile,
+        LoginStorage.output,
+    ] + LoginRequestOptions.options + LoginSessionOptions.options + LoginClientOptions.options
+
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         let flowOptions = try LoginFlowOptions(command)
         let flags = try LoginFlags.flags(command, flow: flowOptions.flag, workingDirectory: services.context.adapters.workingDirectory)
         let authorization = try LoginRequestOptions.oneOff(command)
         let login = try services.context.login(flags)
         let console = services.console
-        let format = command.value(LoginStorage.output)
+        let format = LoginStorage.format(command)
         let options = Login.Options(noBrowser: command.flag(LoginFlowOptions.noBrowser), qr: flowOptions.qrRequested,
                                     authorization: authorization, force: command.flag(LoginRequestOptions.force),
                                     wantsToken: format != nil, canAsk: console.stderrIsTTY,

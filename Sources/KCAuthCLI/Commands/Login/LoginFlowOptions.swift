@@ -19,7 +19,9 @@ struct LoginFlowOptions {
         if c.flag(Self.browser) { asked.append(.browser) }
         if c.flag(Self.device) { asked.append(.device) }
         if let raw = c.value(SettingsOptions.flow) {
-            guard let setting = FlowSetting(rawValue: raw) else { throw KCAuthError(.usage, "--flow takes auto, browser or device, not '\(raw)'") }
+            guard let setting = FlowSetting(rawValue: raw) else {
+                throw KCAuthError(.usage, "--\(SettingsOptions.flow.long) takes \(ChoiceWords.or(ChoiceWords.words(FlowSetting.self))), not '\(raw)'")
+            }
             asked.append(setting)
         }
         guard Set(asked).count <= 1 else {

@@ -7,11 +7,7 @@ import KCAuthCore
 /// their catalogue rows; `--prompt`, `--login-hint`, `--max-age` and `--param` count for one login.
 struct LoginRequestOptions {
     /// The option of a sticky parameter, from its catalogue row.
-    static func option(_ parameter: StickyParameter) -> OptionSpec {
-        let row = parameter.row
-        guard let flag = row.flag, let help = row.optionHelp else { preconditionFailure("\(parameter.key): no flag or help in the catalogue") }
-        return OptionSpec(String(flag.dropFirst(2)), value: row.optionValue, help: help)
-    }
+    static func option(_ parameter: StickyParameter) -> OptionSpec { OptionSpec(parameter.row) }
 
     static let loginHint = OptionSpec("login-hint", value: "USER", help: "Suggest the account to sign in with (login_hint), this login only")
     static let prompt = OptionSpec("prompt", value: "VALUE", help: "Ask the provider to prompt: login, consent, select_account or none",

@@ -5,9 +5,7 @@ import KCAuthCore
 /// What `unlock`, `lock`, `passphrase` and `login` share about the encrypted store: the
 /// passphrase file option, the store itself, and `--for`'s durations.
 enum EncryptedStoreOptions {
-    static let passphraseFile = OptionSpec("passphrase-file", value: "PATH",
-                                           help: "Read the encrypted store's passphrase from this file (mode 0600) instead of the terminal",
-                                           environment: SettingsCatalogue.passphraseFile.environment, completes: .files)
+    static let passphraseFile = OptionSpec(SettingsCatalogue.passphraseFile)
 
     /// The environment a command's services are built over: `--passphrase-file` becomes
     /// `KCAUTH_PASSPHRASE_FILE` in kcauth's own copy of the environment (a path, not a secret;

@@ -19,6 +19,9 @@ public enum ClientKey {
         }
     }
 
+    /// The algorithms kcauth can sign a client assertion with (`--client-key-alg`'s choices).
+    public static var algorithmNames: [String] { JWSAlgorithm.allCases.map(\.rawValue) }
+
     /// An algorithm named on the command line or in a profile, or a usage error listing the
     /// ones kcauth can sign with.
     public static func algorithm(named name: String) throws -> JWSAlgorithm {

@@ -1,8 +1,6 @@
-/// The two ways to send a client secret (RFC 6749 §2.3.1), chosen from what discovery advertises.
-public enum ClientSecretMethod: String, Sendable, CaseIterable, Codable {
-    case basic = "client_secret_basic"
-    case post = "client_secret_post"
-
+/// How a client secret is sent (the contract's ``ClientSecretMethod``): chosen from what
+/// discovery advertises, and the form each method sends the secret in.
+extension ClientSecretMethod {
     /// `client_secret_basic` when the provider lists it, or lists nothing (RFC 8414 §2: "If
     /// omitted, the default is client_secret_basic"); else `client_secret_post` when listed.
     /// Throws `KCAuthError(.provider)` when the provider takes neither.

@@ -1,5 +1,5 @@
-/// The profile's `dpop` setting (issue 21): whether kcauth asks the provider to bind the
-/// session to a key of its own (RFC 9449).
+/// The profile's `dpop` setting: whether kcauth asks the provider to bind the session to a key
+/// of its own (RFC 9449). The words are the setting's (``SettingsCatalogue/dpop``).
 public enum DPoPMode: String, Sendable, Equatable, CaseIterable {
     /// Bearer tokens, no key (the default: every resource server understands them).
     case no
