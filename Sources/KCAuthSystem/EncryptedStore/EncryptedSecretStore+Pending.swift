@@ -11,14 +11,13 @@ extension EncryptedSecretStore {
     /// `store.key.next` and `<profile>.sealed.next`: the new key file and the re-sealed sessions.
     static let pendingSuffix = ".next"
 
-    /// The profile's session file as the store has it now, and the key file it belongs to; nil
-    /// when there is none. Between a rotation's commit and its renames (or after a rotation
-    /// killed there) the re-sealed `.next` file beside the session file is the one whose
-    /// header names the store; and a reader that read `store.key` just before a rotation
+    /// The profile's session as the store has it now (`text`: what its session file holds),
+    /// and the key file it belongs to. Between a rotation's commit and its renames (or after a
+    /// rotation killed there) the re-sealed `.next` file beside the session file is the one
+    /// whose header names the store; and a reader that read `store.key` just before a rotation
     /// committed reads it again.
-    func sessionText(profile: String, key: EncryptedStoreKey) throws -> (text: String, key: EncryptedStoreKey)? {
+    func sessionText(_ text: String, profile: String, key: EncryptedStoreKey) throws -> (text: String, key: EncryptedStoreKey) {
         let path = path(for: profile)
-        guard let text = try PrivateFile.read(path) else { return nil }
         do {
             try SealedSession.checkHeader(text, profile: profile, storeID: key.id)
             return (text, key)

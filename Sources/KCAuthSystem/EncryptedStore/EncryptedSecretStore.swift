@@ -60,12 +60,12 @@ public final class EncryptedSecretStore: SecretStore {
         guard access(directory, F_OK) == 0 else { return nil }
         try PrivateFile.checkDirectory(directory, repair: false)
         let path = path(for: profile)
-        guard try PrivateFile.read(path) != nil else { return nil }
+        guard let sealed = try PrivateFile.read(path) else { return nil }
         guard let key = try loadKey(path: keyFile) else {
             throw KCAuthError(.storageUnavailable, "\(path) has no key file beside it (\(keyFile) is missing)",
                               hint: "restore \(keyFile) from a backup, or remove \(path) and log in again")
         }
-        guard let (text, file) = try sessionText(profile: profile, key: key) else { return nil }
+        let (text, file) = try sessionText(sealed, profile: profile, key: key)
         let dataKey = try unlockedKey(file)
         do {
             return try SealedSession.open(text, profile: profile, storeID: file.id, dataKey: dataKey)

@@ -41,9 +41,8 @@ public struct EncryptedStoreChecks {
         do {
             // With a key file, the session file that belongs to it (a key rotation killed
             // after its commit leaves the re-sealed copy beside the old one).
-            let text: String?
-            if let key { text = try store.sessionText(profile: profile, key: key)?.text } else { text = try PrivateFile.read(path) }
-            if let text {
+            if var text = try PrivateFile.read(path) {
+                if let key { text = try store.sessionText(text, profile: profile, key: key).text }
                 try SealedSession.checkHeader(text, profile: profile, storeID: key?.id)
                 checks.append(.pass("store-session", "encrypted session file", "\(path): header names profile '\(profile)' and this store"))
             } else {
