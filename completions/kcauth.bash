@@ -69,7 +69,7 @@ _kcauth() {
         status) flags='--profile -o --output -h --help' values='--profile -o --output' max=0 ;;
         unlock) flags='--for --passphrase-file -h --help' values='--for --passphrase-file' max=0 ;;
         lock) flags='-h --help' values='' max=0 ;;
-        passphrase) flags='--passphrase-file --new-passphrase-file -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
+        passphrase) flags='--new-key --passphrase-file --new-passphrase-file -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
         profiles) flags='--profile --names -o --output -h --help' values='--profile -o --output' max=0 ;;
         use) flags='-h --help' values='' max=1 ;;
         exec) flags='--profile --env --min-valid --keep-fresh --token-file -h --help' values='--profile --env --min-valid --token-file' max=2 ;;

@@ -157,6 +157,7 @@ complete -c kcauth -n '__kcauth_using unlock' -s h -l help -d 'Show help for thi
 
 complete -c kcauth -n '__kcauth_using lock' -s h -l help -d 'Show help for this command'
 
+complete -c kcauth -n '__kcauth_using passphrase' -l new-key -d 'Also re-seal every session under a new data key and revoke the old one'
 complete -c kcauth -n '__kcauth_using passphrase' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
 complete -c kcauth -n '__kcauth_using passphrase' -l new-passphrase-file -r -F -d 'Read the new passphrase from this file (mode 0600)'
 complete -c kcauth -n '__kcauth_using passphrase' -s h -l help -d 'Show help for this command'

@@ -17,6 +17,10 @@ long kc_key_read(int32_t key, void *buffer, size_t len) {
     return syscall(SYS_keyctl, KEYCTL_READ, key, buffer, len);
 }
 
+long kc_key_describe(int32_t key, char *buffer, size_t len) {
+    return syscall(SYS_keyctl, KEYCTL_DESCRIBE, key, buffer, len);
+}
+
 long kc_key_setperm(int32_t key, uint32_t perm) {
     return syscall(SYS_keyctl, KEYCTL_SETPERM, key, perm);
 }

@@ -34,6 +34,8 @@ public struct Adapters: Sendable {
     public var signInLock: @Sendable () -> any SignInLock = { UnsharedSignIn() }
     /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
+    /// The notes of profiles whose last sign-in kept the session in memory only.
+    public var memorySignIns: any MemorySignIns = NoMemorySignIns()
     /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
     public var warn: @Sendable (String) -> Void = { _ in }
     /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
@@ -131,6 +133,7 @@ public struct Adapters: Sendable {
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
         adapters.signInLock = { FileSignInLock() }
+        adapters.memorySignIns = MemorySignInMarks(configFile: paths.configFile)
         // MARK: doctor, stores, ssh
         adapters.hostInspection = { [secretStore = adapters.secretStore] in
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })

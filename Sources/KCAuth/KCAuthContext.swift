@@ -78,7 +78,13 @@ public final class KCAuthContext: Sendable {
         adapters.secretStore(kind, warn)
     }
 
-    public func store(for profile: ResolvedProfile) -> any SecretStore { store(profile.storage.value) }
+    /// The profile's store, saying so when its last sign-in kept the session in memory only.
+    public func store(for profile: ResolvedProfile) -> any SecretStore { noting(store(profile.storage.value), profile.storage.value) }
+
+    /// `store` (of `kind`), keeping the note of a memory-only sign-in (``MemorySignInNoting``).
+    func noting(_ store: any SecretStore, _ kind: StorageKind) -> any SecretStore {
+        MemorySignInNoting(store: store, kind: kind, notes: adapters.memorySignIns)
+    }
 
     public func http(caFile: String?) -> OAuthHTTP { OAuthHTTP(adapters.transport(caFile)) }
 

@@ -188,6 +188,8 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case forwardNotTaken
         /// A client-credentials login names no secret, key or assertion to authenticate with.
         case noClientCredential
+        /// The profile's last sign-in kept its session in memory only, and that session is gone.
+        case keptInMemoryOnly(profile: String)
     }
 
     public init(_ code: Code, _ message: String, hint: String? = nil, cause: String? = nil, oauthError: OAuthErrorCode? = nil,

@@ -20,12 +20,37 @@ public struct Scrypt: Sendable, Equatable {
     /// creates them (`EncryptedSecretStore.tunedKDF`, ~0.3 s).
     public static let standard = Scrypt(n: 1 << 17, r: 8, p: 1)
 
-    /// The most a file may ask for: 2^20 × 8 (1 GiB, seconds of work). A file asking for more is
-    /// refused instead of letting a tampered header make kcauth allocate without bound.
-    public var isWithinLimits: Bool {
-        n > 1 && n & (n - 1) == 0 && n <= 1 << 20 && r >= 1 && r <= 32 && p >= 1 && p <= 16
-            && n * r * 128 * p <= 1 << 31
+    /// What a file's parameters may cost at most, each limit on its own, checked before any
+    /// derivation: a tampered header must not make kcauth allocate or compute without bound.
+    /// Both are what the strongest parameters kcauth makes cost (N = 2^20, r = 8, p = 1).
+    /// Memory: scrypt's V array is 128·r·N bytes (RFC 7914 §5), so 1 GiB.
+    public static let maximumMemory: UInt64 = 1 << 30
+    /// Work: N·r·p BlockMix rounds of 128·r bytes each (RFC 7914 §5–6), so 2^23; p multiplies
+    /// the time, not the memory, of OpenSSL's sequential scrypt.
+    public static let maximumWork: UInt64 = 1 << 23
+
+    /// Why parameters are refused, as facts (the file's reader phrases them).
+    public enum Refusal: Sendable, Equatable {
+        /// N is not a power of two from 2 to 2^20, or r is not 1–32, or p not 1–16.
+        case outOfRange
+        /// 128·r·N bytes, more than ``maximumMemory``.
+        case memory(bytes: UInt64)
+        /// N·r·p, more than ``maximumWork``.
+        case work(UInt64)
     }
+
+    /// Why these parameters are refused; nil when they are within every limit.
+    public var refusal: Refusal? {
+        // The ranges first: they keep the products below from overflowing.
+        guard n > 1, n & (n - 1) == 0, n <= 1 << 20, (1...32).contains(r), (1...16).contains(p) else { return .outOfRange }
+        let memory = 128 * r * n
+        if memory > Self.maximumMemory { return .memory(bytes: memory) }
+        let work = n * r * p
+        if work > Self.maximumWork { return .work(work) }
+        return nil
+    }
+
+    public var isWithinLimits: Bool { refusal == nil }
 
     /// Memory OpenSSL may use: what N and r need, plus slack.
     var maxMemory: UInt64 { 128 * r * (n + p + 2) + (1 << 20) }

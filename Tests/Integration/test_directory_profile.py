@@ -81,3 +81,17 @@ def test_an_untrusted_file_is_ignored_with_a_warning(kcauth, repo, how):
     assert str(marker) in front.stderr and expected in front.stderr and front.stderr.count("\n") == 1, front.stderr
     # With the profile named elsewhere the file is not even looked at.
     assert run(kcauth, here, "token", "--profile", "work").stderr == ""
+
+
+def test_an_oversized_file_is_ignored_and_the_limit_is_said_in_bytes(kcauth, repo):
+    # The rule (KCAuthContract's DirectoryProfile) reads at most 256 bytes: a longer file names
+    # no profile, and the warning says the limit as it is, not rounded down to "0 KiB".
+    marker = repo / ".kcauth-profile"
+    marker.write_text("work" + " " * 300 + "\n")
+    here = repo / "src"
+    default = run(kcauth, here, "token", "--profile", "default").stdout
+    front, full = run(kcauth, here, "token"), run(kcauth, here, "token", executable=FULL_BINARY)
+    assert (front.returncode, front.stdout, front.stderr) == (full.returncode, full.stdout, full.stderr)
+    assert front.returncode == 0 and front.stdout == default, front
+    assert front.stderr == (f"warning: {marker} is larger than 256 bytes, which it never is; "
+                            "the profile it names is not used\n"), front.stderr

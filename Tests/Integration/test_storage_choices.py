@@ -127,7 +127,41 @@ def test_memory_prints_the_token_once_and_keeps_nothing(provider, tmp_path, scri
     assert r.stdout.endswith("\n") and r.stdout.count("\n") == 1
     assert verified_claims(provider, r.stdout.strip())["iss"] == provider.issuer
     assert [p for p in kc.home.rglob("*") if p.is_file()] == [] and not kc.config_file.exists()
-    assert kc("token").returncode == 5, "nothing to read afterwards (and no keyring here)"
+    t = kc("token")
+    assert t.returncode == 4 and "was kept in memory only" in t.stderr, "nothing to read afterwards, and it says why"
+
+
+def test_a_memory_only_profile_says_what_it_is(provider, tmp_path, scripted_browser_env):
+    # No keyring here (a CI container): the profile's store would be the keyring, but the
+    # session was never anywhere but in the login's memory, and that is what later commands say.
+    kc = Kcauth(tmp_path, no_bus_env(tmp_path), dict(scripted_browser_env))
+    assert kc(*login_args(provider, "--profile", "mem", "--storage", "memory", "-o", "raw")).returncode == 0
+    for args in (("token", "--profile", "mem"), ("whoami", "--profile", "mem")):
+        r = kc(*args)
+        assert r.returncode == 4 and r.stdout == "", r
+        assert r.stderr == ("error: the session of profile 'mem' was kept in memory only (its last login had --storage memory), "
+                            "and is gone; run `kcauth login --profile mem`\n"), r.stderr
+    gone = "the session of profile 'mem' was kept in memory only by its last login, and is gone"
+    s = kc("status", "--profile", "mem")
+    assert s.returncode == 4 and s.stderr == "", s
+    # (startswith: status goes on to list the user's running `kcauth ssh` forwards, of any test)
+    assert s.stdout.startswith(f"mem (selected)\n  X Login required for (no issuer set): {gone}\n"
+                               "  - Storage: memory\n  - To fix: kcauth login --profile mem\n"), s.stdout
+    j = json.loads(kc("status", "--profile", "mem", "-o", "json").stdout)["profiles"][0]
+    assert (j["reason"], j["storage"]) == (gone, "memory"), j
+
+    # A logout at the end of the job has nothing stored to end, keyring or not, and says so.
+    out = kc("logout", "--profile", "mem")
+    assert out.returncode == 0 and out.stderr == "Profile 'mem' was not signed in; nothing to delete.\n", out
+    assert kc("token", "--profile", "mem").returncode == 5, "now an ordinary profile on a keyring that is not here"
+
+    # Stored somewhere for real, the profile is an ordinary one again.
+    assert kc(*login_args(provider, "--profile", "mem", "--storage", "memory", "-o", "raw")).returncode == 0
+    assert kc(*login_args(provider, "--profile", "mem", "--storage", "file")).returncode == 0
+    assert kc("token", "--profile", "mem").returncode == 0
+    assert kc("logout", "--profile", "mem").returncode == 0
+    after = kc("token", "--profile", "mem")
+    assert after.returncode == 4 and "memory" not in after.stderr, after
 
 
 def test_memory_json_and_the_note_without_output(provider, keyring, kcauth):
@@ -143,7 +177,8 @@ def test_memory_json_and_the_note_without_output(provider, keyring, kcauth):
     assert quiet.returncode == 0 and quiet.stdout == "", quiet
     assert "Nothing was kept (--storage memory)" in quiet.stderr
     assert stored_items(keyring) == [] and not kcauth.state_dir.exists() and not kcauth.config_file.exists()
-    assert kcauth("token").returncode == 4
+    t = kcauth("token")
+    assert t.returncode == 4 and "was kept in memory only (its last login had --storage memory)" in t.stderr, t
 
 
 def test_memory_leaves_a_stored_session_alone(provider, keyring, kcauth):
@@ -153,6 +188,7 @@ def test_memory_leaves_a_stored_session_alone(provider, keyring, kcauth):
     assert kcauth(*login_args(provider, "--storage", "memory", "-o", "raw")).returncode == 0
     assert stored_items(keyring) == before and kcauth.config_file.read_text() == config
     assert kcauth("token").returncode == 0
+    assert kcauth("token", env={"KCAUTH_TOKEN_CACHE": "off"}).returncode == 0, "the stored session is read as always"
 
 
 def test_a_bad_storage_value_is_a_usage_error(kcauth):

@@ -40,7 +40,7 @@ import KCAuthTestSupport
         try home.config("[work]\nstorage = file\n")
         let work = try store(home.environment, "work")
         #expect(work.name == "file")
-        #expect((work as? FileSecretStore)?.directory == home.path + "/.local/state/kcauth")
+        #expect((services(home.environment).context.store(.file) as? FileSecretStore)?.directory == home.path + "/.local/state/kcauth")
         #expect(try store(home.environment, "default").name == "keyring", "per profile")
     }
 

@@ -25,9 +25,18 @@ struct SealedSessionTests {
     @Test("a key file asking for too much memory, of another version, or cut short is refused")
     func badKeyFiles() throws {
         let text = try EncryptedStoreKey.create(passphrase: Array("pw".utf8), kdf: Self.kdf).file.render()
-        #expect(throws: SealedFileProblem.malformed("the scrypt parameters are out of range")) {
+        #expect(throws: SealedFileProblem.costBeyondLimits(.outOfRange)) {
             try EncryptedStoreKey.parse(text.replacingOccurrences(of: "n=1024", with: "n=1073741824"))
         }
+        // 2 GiB of memory (N = 2^20, r = 16), and twice the work kcauth allows at 1 GiB (p = 2):
+        // each limit on its own, at parse time, before any derivation.
+        #expect(throws: SealedFileProblem.costBeyondLimits(.memory(bytes: 1 << 31))) {
+            try EncryptedStoreKey.parse(text.replacingOccurrences(of: "n=1024 r=8", with: "n=1048576 r=16"))
+        }
+        #expect(throws: SealedFileProblem.costBeyondLimits(.work(1 << 24))) {
+            try EncryptedStoreKey.parse(text.replacingOccurrences(of: "n=1024 r=8 p=1", with: "n=1048576 r=8 p=2"))
+        }
+        #expect(try EncryptedStoreKey.parse(text.replacingOccurrences(of: "n=1024 r=8 p=1", with: "n=524288 r=8 p=2")).kdf.n == 1 << 19)
         #expect(throws: SealedFileProblem.unknownVersion("2")) {
             try EncryptedStoreKey.parse(text.replacingOccurrences(of: "kcauth-encrypted-store 1", with: "kcauth-encrypted-store 2"))
         }

@@ -52,6 +52,14 @@ struct SealingTests {
         #expect(Scrypt.standard.isWithinLimits)
         #expect(!Scrypt(n: 1 << 30, r: 8, p: 1).isWithinLimits)
         #expect(!Scrypt(n: 1000, r: 8, p: 1).isWithinLimits)
+        // The strongest parameters kcauth makes are exactly at both limits.
+        #expect(Scrypt(n: 1 << 20, r: 8, p: 1).refusal == nil)
+        #expect(Scrypt(n: 1 << 20, r: 16, p: 1).refusal == .memory(bytes: 1 << 31))
+        #expect(Scrypt(n: 1 << 19, r: 16, p: 1).refusal == nil)
+        #expect(Scrypt(n: 1 << 20, r: 8, p: 2).refusal == .work(1 << 24))
+        #expect(Scrypt(n: 1 << 16, r: 32, p: 16).refusal == .work(1 << 25))
+        #expect(Scrypt(n: 1 << 20, r: 33, p: 1).refusal == .outOfRange)
+        #expect(Scrypt(n: .max, r: .max, p: .max).refusal == .outOfRange, "no overflow")
         #expect(throws: CryptoError.self) { try Scrypt(n: 1 << 24, r: 8, p: 1).deriveKey(passphrase: [], salt: []) }
     }
 }

@@ -13,7 +13,7 @@ import KCAuthTestSupport
         #expect(unlocked.now == fake.clock.instant)
         #expect(unlocked.until.seconds(since: unlocked.now) == 3600)
         #expect(fake.storeKeyring.isUnlocked)
-        #expect(try context.lock().run() == .locked)
+        #expect(try context.lock().run() == .locked(keys: 1))
         #expect(!fake.storeKeyring.isUnlocked)
         #expect(try context.lock().run() == .wasNotUnlocked)
     }
@@ -65,8 +65,19 @@ import KCAuthTestSupport
 
     @Test func aNewPassphraseReplacesTheOld() throws {
         let fake = FakeAdapters()
-        try KCAuthContext(adapters: fake.adapters).passphrase().run(newPassphraseFile: "/secret/new")
+        #expect(try KCAuthContext(adapters: fake.adapters).passphrase().run(newPassphraseFile: "/secret/new") == .rewrapped)
         #expect(fake.storeKeyring.passphrase == "from /secret/new")
+    }
+
+    @Test func aNewKeyReSealsTheSessionsAndAnUnlockedStoreStaysUnlocked() throws {
+        let fake = FakeAdapters()
+        fake.storeKeyring.profiles = ["default", "work"]
+        let context = KCAuthContext(adapters: fake.adapters)
+        let unlocked = try context.unlock().run(seconds: 600)
+        #expect(try context.passphrase().run(newPassphraseFile: nil, newKey: true) == .newKey(profiles: ["default", "work"], unlockedUntil: unlocked.until))
+        fake.storeKeyring.given = "asked"  // the new passphrase, typed
+        #expect(try context.lock().run() == .locked(keys: 1))
+        #expect(try context.passphrase().run(newPassphraseFile: nil, newKey: true) == .newKey(profiles: ["default", "work"], unlockedUntil: nil))
     }
 
     /// A keyring that is not there: `checkAvailable` fails as libsecret's does without a bus.

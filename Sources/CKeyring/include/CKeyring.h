@@ -24,6 +24,9 @@ int32_t kc_key_add_user(const char *description, const void *payload, size_t len
 int32_t kc_key_search_user(int32_t keyring, const char *description);
 // keyctl(KEYCTL_READ): the payload's length (which may exceed `len`; then nothing is copied).
 long kc_key_read(int32_t key, void *buffer, size_t len);
+// keyctl(KEYCTL_DESCRIBE): "type;uid;gid;perm;description" and its NUL; the length needed
+// (which may exceed `len`; then nothing is copied).
+long kc_key_describe(int32_t key, char *buffer, size_t len);
 long kc_key_setperm(int32_t key, uint32_t perm);
 long kc_key_set_timeout(int32_t key, unsigned int seconds);
 long kc_key_revoke(int32_t key);

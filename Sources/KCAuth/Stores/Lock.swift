@@ -1,10 +1,12 @@
 import KCAuthCore
 
-/// `lock`: revoke the encrypted store's data key in the kernel keyring.
+/// `lock`: revoke every data key of the user's encrypted stores in the kernel keyring.
 public struct Lock: Sendable {
     public enum Outcome: Sendable, Equatable {
-        case locked
-        /// It was not unlocked (or there is no store, or no kernel keyring): nothing to revoke.
+        /// `keys` data keys were live and are revoked (more than one: stores in other state
+        /// directories of the same user).
+        case locked(keys: Int)
+        /// Nothing was unlocked (or there is no kernel keyring): nothing to revoke.
         case wasNotUnlocked
     }
 
@@ -13,6 +15,7 @@ public struct Lock: Sendable {
     public init(keyring: (any StoreKeyring)?) { self.keyring = keyring }
 
     public func run() throws -> Outcome {
-        try EncryptedStore.keyring(keyring).lock() ? .locked : .wasNotUnlocked
+        let keys = try EncryptedStore.keyring(keyring).lock()
+        return keys > 0 ? .locked(keys: keys) : .wasNotUnlocked
     }
 }

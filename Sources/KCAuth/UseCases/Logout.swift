@@ -71,9 +71,16 @@ public struct Logout: Sendable {
         context.retireSession(profile)
         defer { context.retireSession(profile) }
         let a = context.adapters
+        // A profile whose last sign-in kept its session in memory only has nothing stored to
+        // end where its store holds nothing or cannot be read (no keyring in a CI job): it was
+        // not signed in. From now on it is simply signed out.
+        defer { a.memorySignIns.forget(profile: profile.name) }
+        let kind = profile.storage.value
+        var store = MemorySignInNoting(store: context.store(kind), kind: kind, notes: a.memorySignIns)
+        store.signingOut = true
         let http = context.http(for: profile)
         let browser = options.browserTimeout.map { SessionEnd.BrowserOptions(port: profile.port.value, timeout: $0) }
-        return try SessionEnd(store: context.store(for: profile), lock: context.lock(for: profile), http: { http },
+        return try SessionEnd(store: store, lock: context.lock(for: profile), http: { http },
                           random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"), clock: a.clock)
             .authenticating(with: { [clientAuth = profile.clientAuth.value] state in
                 // Unreadable credentials: the request goes out as a public client's and the

@@ -120,6 +120,7 @@ public struct Status: Sendable {
             entry.state = State(SessionHealth.of(state, now: clock.instant))
         } catch let error as KCAuthError where error.code == .loginRequired {
             entry.state = .loginRequired(reason: error.message)  // an unreadable stored state
+            if case .keptInMemoryOnly? = error.problem { (entry.storage, entry.storageState) = (StorageKind.memory.rawValue, nil) }
         } catch {
             let error = KCAuthError.wrapping(error)
             entry.state = .storageUnavailable(error)

@@ -23,7 +23,7 @@ struct StoreMove {
     }
 
     func store(_ kind: StorageKind, notify: @escaping @Sendable (Login.Event) -> Void) -> any SecretStore {
-        let target = context.store(kind, warn: { notify(.warning($0)) })
+        let target = context.noting(context.store(kind, warn: { notify(.warning($0)) }), kind)
         guard let previousKind = previousKind(kind) else { return target }
         let previous = context.store(previousKind)
         return MigratingSecretStore(target: target, previous: previous) { cleanup in

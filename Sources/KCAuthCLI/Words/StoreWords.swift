@@ -5,12 +5,12 @@ import KCAuthCore
 enum StoreWords {
     static func notice(_ notice: EncryptedStoreNotice) -> String {
         switch notice {
-        case .createdUnlocked(let keyFile, let until):
-            return "Created the encrypted store \(keyFile); it is unlocked until \(until.rfc3339) (`kcauth lock` locks it now)."
+        case .createdUnlocked(let keyFile, let until, let passphraseFile):
+            return "Created the encrypted store \(keyFile)" + (passphraseFile.map { ", with the passphrase from \($0)" } ?? "")
+                + "; it is unlocked until \(until.rfc3339) (`kcauth lock` locks it now)."
         case .createdWithoutKernelKeyring(let keyFile, let why):
-            return "Created the encrypted store \(keyFile). The kernel keyring is unavailable (\(why)): each command will ask for the passphrase."
-        case .createdFromFile(let keyFile, let passphraseFile):
-            return "Created the encrypted store \(keyFile), with the passphrase from \(passphraseFile)."
+            return "Created the encrypted store \(keyFile). The kernel keyring is unavailable (\(why)): "
+                + "each command will ask for the passphrase (or read --passphrase-file)."
         case .askedForThisCommandOnly:
             return "(Asked for this command only: `kcauth unlock` opens the store once for every process of yours.)"
         case .askingWithoutKernelKeyring(let why):

@@ -74,7 +74,9 @@ public struct EncryptedStoreKey: Sendable {
             throw .malformed("the scrypt parameters are incomplete")
         }
         let kdf = Scrypt(n: n, r: r, p: p)
-        guard kdf.isWithinLimits else { throw .malformed("the scrypt parameters are out of range") }
+        // Checked here, before the passphrase is even asked for: no derivation is started for
+        // parameters beyond the limits.
+        if let refusal = kdf.refusal { throw .costBeyondLimits(refusal) }
         guard parsed.sealed.count == AESGCM.nonceLength + AESGCM.keyLength + AESGCM.tagLength else {
             throw .malformed("the wrapped key has the wrong length")
         }

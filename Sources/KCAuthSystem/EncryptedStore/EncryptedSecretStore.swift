@@ -23,7 +23,9 @@ public final class EncryptedSecretStore: SecretStore {
     let clock: any TimeSource
     /// One-line notes for the person (the store was created and unlocked, no kernel keyring).
     let notice: @Sendable (EncryptedStoreNotice) -> Void
-    private let dataKey = Mutex<[UInt8]?>(nil)
+    /// The data key this process already has, with the id of the store it opens (a key
+    /// rotation by another process gives the store a new id).
+    let dataKey = Mutex<(storeID: String, key: [UInt8])?>(nil)
     /// False for `status` and `doctor`: they report a locked store, they never ask.
     let mayAsk: Bool
 
@@ -58,15 +60,15 @@ public final class EncryptedSecretStore: SecretStore {
         guard access(directory, F_OK) == 0 else { return nil }
         try PrivateFile.checkDirectory(directory, repair: false)
         let path = path(for: profile)
-        guard let text = try PrivateFile.read(path) else { return nil }
+        guard let sealed = try PrivateFile.read(path) else { return nil }
         guard let key = try loadKey(path: keyFile) else {
             throw KCAuthError(.storageUnavailable, "\(path) has no key file beside it (\(keyFile) is missing)",
                               hint: "restore \(keyFile) from a backup, or remove \(path) and log in again")
         }
-        do { try SealedSession.checkHeader(text, profile: profile, storeID: key.id) } catch { throw problem(path, error) }
-        let dataKey = try unlockedKey(key)
+        let (text, file) = try sessionText(sealed, profile: profile, key: key)
+        let dataKey = try unlockedKey(file)
         do {
-            return try SealedSession.open(text, profile: profile, storeID: key.id, dataKey: dataKey)
+            return try SealedSession.open(text, profile: profile, storeID: file.id, dataKey: dataKey)
         } catch {
             throw problem(path, error)
         }
@@ -75,6 +77,7 @@ public final class EncryptedSecretStore: SecretStore {
     public func write(_ secret: String, for key: SecretKey) throws {
         try prepareDirectory()
         try withStoreLock {
+            try settlePending()
             let (file, dataKey) = try openOrCreate()
             let path = path(for: key.profile)
             try confirmReplacing(path, profile: key.profile, storeID: file.id, dataKey: dataKey)
@@ -83,9 +86,16 @@ public final class EncryptedSecretStore: SecretStore {
         }
     }
 
+    /// Under the store lock, so that a key rotation cannot seal a copy of a session being
+    /// signed out and rename it back into place.
     @discardableResult
     public func delete(profile: String) throws -> Bool {
-        try PrivateFile.remove(path(for: profile), in: directory)
+        guard access(directory, F_OK) == 0 else { return false }
+        return try withStoreLock {
+            // A re-sealed copy a key rotation left behind (killed before it renamed it) goes too.
+            let pending = try PrivateFile.remove(path(for: profile) + Self.pendingSuffix, in: directory)
+            return try PrivateFile.remove(path(for: profile), in: directory) || pending
+        }
     }
 
     // MARK: Unlock, lock, passphrase
@@ -113,28 +123,13 @@ public final class EncryptedSecretStore: SecretStore {
         return try remember(dataKey, file: file, seconds: seconds)
     }
 
-    /// `kcauth lock`: revokes the key in the kernel keyring; returns whether it was unlocked.
-    public func lock() throws -> Bool {
-        guard let file = try loadKey(path: keyFile) else { return false }
-        if case .unavailable = keyring.probe() { return false }
-        return try keyring.remove(description: KernelKeyring.description(storeID: file.id))
-    }
-
-    /// `kcauth passphrase`: the old passphrase (asked, or the file), then the new one twice; the
-    /// same data key is wrapped again and `store.key` replaced by rename, so a crash leaves the
-    /// old file or the new one. The sessions are not touched.
-    public func changePassphrase(newPassphraseFile: String?) throws {
-        try withStoreLock {
-            guard let file = try loadKey(path: keyFile) else {
-                throw KCAuthError(.storageUnavailable, "there is no encrypted store yet (\(keyFile))", remedy: .createEncryptedStore)
-            }
-            var dataKey = try unwrapAsking(file)
-            defer { Scrypt.wipe(&dataKey) }
-            var passphrase = try newPassphrase(from: newPassphraseFile)
-            defer { Scrypt.wipe(&passphrase) }
-            let rewrapped = try file.rewrapped(dataKey, passphrase: passphrase, kdf: Self.tunedKDF())
-            try storageErrors { try AtomicFile.write(rewrapped.render(), to: keyFile) }
-        }
+    /// `kcauth lock`: revokes every kcauth data key of the user in the kernel keyring, not only
+    /// this store's: the key file need not be there, nor readable (a `store.key` moved away and
+    /// brought back must not find its key still live). Returns how many keys were live.
+    public func lock() throws -> Int {
+        dataKey.withLock { $0 = nil }
+        if case .unavailable = keyring.probe() { return 0 }
+        return try keyring.revokeAll(prefix: KernelKeyring.dataKeyPrefix)
     }
 
     // MARK: The data key
@@ -147,15 +142,18 @@ public final class EncryptedSecretStore: SecretStore {
         defer { Scrypt.wipe(&passphrase) }
         let (file, key) = try EncryptedStoreKey.create(passphrase: passphrase, kdf: Self.tunedKDF())
         try storageErrors { try AtomicFile.write(file.render(), to: keyFile) }
-        dataKey.withLock { $0 = key }
-        if passphrases.file == nil {
-            if case .unavailable(let why) = keyring.probe() {
-                notice(.createdWithoutKernelKeyring(keyFile: keyFile, why: why))
-            } else if let until = try? remember(key, file: file, seconds: Self.defaultUnlockSeconds) {
-                notice(.createdUnlocked(keyFile: keyFile, until: until))
-            }
+        dataKey.withLock { $0 = (file.id, key) }
+        // Unlocked for the default time however the passphrase came (typed, or from a file in
+        // CI): the commands that follow the login find the key, as after `kcauth unlock`.
+        if case .unavailable(let why) = keyring.probe() {
+            notice(.createdWithoutKernelKeyring(keyFile: keyFile, why: why))
         } else {
-            notice(.createdFromFile(keyFile: keyFile, passphraseFile: passphrases.file!))
+            do {
+                let until = try remember(key, file: file, seconds: Self.defaultUnlockSeconds)
+                notice(.createdUnlocked(keyFile: keyFile, until: until, passphraseFile: passphrases.file))
+            } catch {
+                notice(.createdWithoutKernelKeyring(keyFile: keyFile, why: KCAuthError.wrapping(error).message))
+            }
         }
         return (file, key)
     }
@@ -163,15 +161,15 @@ public final class EncryptedSecretStore: SecretStore {
     /// The data key for `file`, from this process, the kernel keyring, the passphrase file or the
     /// terminal, in that order.
     func unlockedKey(_ file: EncryptedStoreKey) throws -> [UInt8] {
-        if let key = dataKey.withLock({ $0 }) { return key }
+        if let known = dataKey.withLock({ $0 }), known.storeID == file.id { return known.key }
         if case .available = keyring.probe(),
            let entry = try keyring.find(description: KernelKeyring.description(storeID: file.id)) {
-            dataKey.withLock { $0 = entry.key }
+            dataKey.withLock { $0 = (file.id, entry.key) }
             return entry.key
         }
         let keyringWorks = keyring.probe() == .available
         let key = try unwrapAsking(file)
-        dataKey.withLock { $0 = key }
+        dataKey.withLock { $0 = (file.id, key) }
         if passphrases.file == nil, keyringWorks {
             notice(.askedForThisCommandOnly)
         }
@@ -204,25 +202,6 @@ public final class EncryptedSecretStore: SecretStore {
             if attempt < 3 { PassphraseSource.say("Wrong passphrase, try again.\n") }
         }
         throw KCAuthError(.storageLocked, "wrong passphrase for the encrypted store \(keyFile)", hint: "nothing was changed")
-    }
-
-    /// A new passphrase: the file's, or typed twice at the terminal.
-    func newPassphrase(from path: String?) throws -> [UInt8] {
-        if let path { return try passphrases.readFile(path) }
-        guard passphrases.isInteractive else {
-            throw KCAuthError(.storageUnavailable, "a new encrypted store needs a passphrase, and nobody is at a terminal to choose one",
-                              remedy: .givePassphraseFile)
-        }
-        for _ in 1...3 {
-            guard var first = passphrases.ask("New passphrase for the kcauth encrypted store: ") else { break }
-            guard !first.isEmpty else { PassphraseSource.say("The passphrase cannot be empty.\n"); continue }
-            var second = passphrases.ask("Repeat the passphrase: ") ?? []
-            defer { Scrypt.wipe(&second) }
-            if first == second { return first }
-            Scrypt.wipe(&first)
-            PassphraseSource.say("The two passphrases differ, try again.\n")
-        }
-        throw KCAuthError(.cancelled, "no new passphrase was chosen; nothing was written")
     }
 
     func remember(_ key: [UInt8], file: EncryptedStoreKey, seconds: UInt32) throws -> Instant {
@@ -283,8 +262,9 @@ public final class EncryptedSecretStore: SecretStore {
         try PrivateFile.checkDirectory(directory, repair: true)
     }
 
-    /// Creating the store and changing the passphrase hold `flock` on `store.lock`, so two
-    /// logins never create two data keys (the second would orphan the first's sessions).
+    /// Creating the store, writing or deleting a session and changing the passphrase or the key
+    /// hold `flock` on `store.lock`, so two logins never create two data keys (the second would
+    /// orphan the first's sessions) and a key rotation sees no session come or go.
     func withStoreLock<T>(_ body: () throws -> T) throws -> T {
         let path = directory + "/store.lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -296,7 +276,7 @@ public final class EncryptedSecretStore: SecretStore {
         return try body()
     }
 
-    private func storageErrors(_ body: () throws -> Void) throws {
+    func storageErrors(_ body: () throws -> Void) throws {
         do { try body() } catch var error as KCAuthError {
             error.code = .storageUnavailable
             throw error

@@ -39,7 +39,10 @@ public struct EncryptedStoreChecks {
         }
         let path = store.path(for: profile)
         do {
-            if let text = try PrivateFile.read(path) {
+            // With a key file, the session file that belongs to it (a key rotation killed
+            // after its commit leaves the re-sealed copy beside the old one).
+            if var text = try PrivateFile.read(path) {
+                if let key { text = try store.sessionText(text, profile: profile, key: key).text }
                 try SealedSession.checkHeader(text, profile: profile, storeID: key?.id)
                 checks.append(.pass("store-session", "encrypted session file", "\(path): header names profile '\(profile)' and this store"))
             } else {

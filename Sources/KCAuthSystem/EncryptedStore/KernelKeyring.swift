@@ -27,7 +27,10 @@ public struct KernelKeyring: Sendable {
 
     public init() {}
 
-    public static func description(storeID: String) -> String { "kcauth:data-key:\(storeID)" }
+    /// What every kcauth data key's description starts with, whichever store it opens.
+    public static let dataKeyPrefix = "kcauth:data-key:"
+
+    public static func description(storeID: String) -> String { dataKeyPrefix + storeID }
 
     /// Whether add_key/keyctl work here: a search for a key that does not exist answers
     /// ENOKEY when they do; a seccomp filter (Docker's and Podman's default profiles) answers
@@ -99,6 +102,52 @@ public struct KernelKeyring: Sendable {
         guard kc_key_revoke(serial) == 0 else { throw failure("keyctl(KEYCTL_REVOKE)") }
         _ = kc_key_unlink(serial, KC_KEY_SPEC_USER_KEYRING)
         return true
+    }
+
+    /// Revokes every `user` key of this user in the user keyring whose description starts with
+    /// `prefix`, and unlinks it: `kcauth lock` ends every data key kcauth left there, of every
+    /// store, whatever state the stores' files are in (a key file moved away still has its key
+    /// here until it times out). Returns how many were live.
+    public func revokeAll(prefix: String) throws -> Int {
+        var revoked = 0
+        for serial in try linkedKeys() {
+            guard let key = describe(serial), key.type == "user", key.uid == geteuid(), key.description.hasPrefix(prefix) else { continue }
+            if kc_key_revoke(serial) == 0 {
+                revoked += 1
+            } else if ![ENOKEY, EKEYEXPIRED, EKEYREVOKED].contains(errno) {
+                throw failure("keyctl(KEYCTL_REVOKE)")
+            }
+            _ = kc_key_unlink(serial, KC_KEY_SPEC_USER_KEYRING)
+        }
+        return revoked
+    }
+
+    /// The serials of the keys linked in the user keyring (KEYCTL_READ on a keyring answers
+    /// them as an array of 32-bit serials, keyctl(2)).
+    private func linkedKeys() throws -> [Int32] {
+        var serials = [Int32](repeating: 0, count: 64)
+        while true {
+            let length = serials.withUnsafeMutableBytes { kc_key_read(KC_KEY_SPEC_USER_KEYRING, $0.baseAddress, $0.count) }
+            guard length >= 0 else {
+                if [ENOKEY, EKEYEXPIRED, EKEYREVOKED].contains(errno) { return [] }
+                throw failure("keyctl(KEYCTL_READ)")
+            }
+            let count = length / MemoryLayout<Int32>.size
+            if count <= serials.count { return Array(serials.prefix(count)) }
+            serials = [Int32](repeating: 0, count: count + 16)  // keys were added meanwhile: read again
+        }
+    }
+
+    /// A key's type, owner and description (KEYCTL_DESCRIBE: "type;uid;gid;perm;description");
+    /// nil for a key that is gone, expired or not viewable.
+    private func describe(_ serial: Int32) -> (type: String, uid: uid_t, description: String)? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = buffer.withUnsafeMutableBufferPointer { kc_key_describe(serial, $0.baseAddress, $0.count) }
+        guard length > 0, length <= buffer.count else { return nil }
+        let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let fields = text.split(separator: ";", maxSplits: 4, omittingEmptySubsequences: false)
+        guard fields.count == 5, let uid = UInt32(fields[1]) else { return nil }
+        return (String(fields[0]), uid, String(fields[4]))
     }
 
     private func failure(_ call: String) -> KCAuthError {

@@ -22,9 +22,17 @@ public enum FileRefusalText {
         case .accessibleToOthers(let mode):
             return KCAuthError(code, "refusing to use \(path): it is accessible to group or others (mode \(FileRefusal.octal(mode)))", hint: fix)
         case .tooLarge(let limit):
-            return KCAuthError(code, "\(path) is larger than \(limit / 1024) KiB, which it never is", hint: "check what the file is")
+            return KCAuthError(code, "\(path) is larger than \(size(limit)), which it never is", hint: "check what the file is")
         case .failed(let errno):
             return KCAuthError(code, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// A size limit exactly as the rule has it: in bytes, or in KiB or MiB when it is a whole
+    /// number of them (`.kcauth-profile`'s 256 bytes are not "0 KiB").
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 }

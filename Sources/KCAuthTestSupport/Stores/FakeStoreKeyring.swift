@@ -41,17 +41,23 @@ public final class FakeStoreKeyring: StoreKeyring, @unchecked Sendable {
         }
     }
 
-    public func lock() throws -> Bool {
+    public func lock() throws -> Int {
         mutex.withLock {
             defer { unlockedUntil = nil }
-            return unlockedUntil.map { clock.instant < $0 } ?? false
+            return unlockedUntil.map { clock.instant < $0 ? 1 : 0 } ?? 0
         }
     }
 
-    public func changePassphrase(newPassphraseFile: String?) throws {
+    /// The profiles a new key re-seals.
+    public var profiles: [String] = ["default"]
+
+    public func changePassphrase(newPassphraseFile: String?, newKey: Bool) throws -> PassphraseChange {
         try mutex.withLock {
             try open()
             passphrase = newPassphraseFile.map { "from \($0)" } ?? "asked"
+            guard newKey else { return .rewrapped }
+            let until = unlockedUntil.flatMap { clock.instant < $0 ? $0 : nil }
+            return .newKey(profiles: profiles, unlockedUntil: until)
         }
     }
 

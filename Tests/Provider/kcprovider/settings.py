@@ -62,7 +62,10 @@ DATABASES = {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": DATA_DIR / "db.sqlite3",
         # gunicorn runs several threads against one SQLite file: wait for locks instead of failing.
-        "OPTIONS": {"timeout": 20},
+        # IMMEDIATE: a transaction takes the write lock when it begins, so two token requests at
+        # once wait (timeout) instead of one failing at once with "database is locked" (SQLite
+        # does not wait when a reader's transaction would have to upgrade to a writer's).
+        "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
     }
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
