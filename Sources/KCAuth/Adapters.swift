@@ -25,18 +25,19 @@ public struct Adapters: Sendable {
     /// A loopback listener answering on `path` (`/callback`, `/logged-out`).
     public var receiver: @Sendable (_ path: String) -> any RedirectReceiver
     public var sleeper: any Sleeper
-    /// Where a confidential client's secret, key or assertion is read (issue 11 items 9–10):
+    /// Where a confidential client's secret, key or assertion is read (never argv):
     /// the environment above and files; tests may replace it.
     public var credentials: any CredentialReader
     /// Standard input, for the first-run questions of `login`; tests may replace it.
     public var terminal: any TerminalInput
     /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
     public var signInLock: @Sendable () -> any SignInLock = { UnsharedSignIn() }
-    /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
+    /// The desktop notification of a caller that cannot sign in (`SignInReminder`); made on first
+    /// use.
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
     /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
     public var warn: @Sendable (String) -> Void = { _ in }
-    /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
+    /// The terminal for paste-back (`PastedRedirect`); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
     // MARK: integrations: git and docker helpers, exec, kubeconfig

@@ -39,8 +39,8 @@ public final class KCAuthContext: Sendable {
                                 directoryProfile: { [self] in self.directoryProfile().map { ($0.name, $0.path) } })
     }
 
-    /// The profile the working directory names (`.kcauth-profile`, issue 18 #5), looked for and
-    /// warned about once per context, and only when asked (neither `--profile` nor
+    /// The profile the working directory names (`.kcauth-profile`, `DirectoryProfile`), looked for
+    /// and warned about once per context, and only when asked (neither `--profile` nor
     /// `KCAUTH_PROFILE` decides), as the front does.
     public func directoryProfile() -> DirectoryChoice? {
         directoryChoice.value {

@@ -1,4 +1,4 @@
-"""`kcauth ssh` (issue 20) against the real OpenSSH from Debian: a private `sshd -D` on 127.0.0.1
+"""`kcauth ssh` against the real OpenSSH from Debian: a private `sshd -D` on 127.0.0.1
 with its own config (Debian's stock defaults that matter: `AcceptEnv LANG LC_*`, UsePAM,
 stream-local forwarding allowed) and host key, a test user with key authentication, and `ssh`
 as the client. The laptop is this (root) test process with a file-stored session; the remote

@@ -4,7 +4,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 11 items 9–11: how a profile records its client authentication (where the credential
+/// Confidential clients: how a profile records its client authentication (where the credential
 /// comes from, never the credential), the precedence flag > environment > profile, and a
 /// client-credentials session renewed with the client's own credentials.
 @Suite struct ClientCredentialsProfileTests {

@@ -4,7 +4,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 18 #6: a dead refresh token, whatever the provider calls it, ends the session for the
+/// `RefreshRefusal`: a dead refresh token, whatever the provider calls it, ends the session for the
 /// user (exit 4, sign in); every other refusal keeps it. The provider's answers are played by
 /// the fake transport: LemonLDAP::NG's bare `invalid_request` and the 401 cannot be produced by
 /// the test provider's defaults.

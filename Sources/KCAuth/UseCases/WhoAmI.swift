@@ -33,7 +33,8 @@ public struct WhoAmI: Sendable {
         public var storage: String
         /// The userinfo answer (OpenID Connect Core §5.3), when asked for.
         public var userinfo: JSONValue?
-        /// A DPoP session's key and whether the provider bound the session (issue 21 #2).
+        /// A DPoP session's key and whether the provider bound the session (RFC 9449 §5:
+        /// `token_type` DPoP). Never the key.
         public var dpop: DPoPBinding?
 
         public init(profile: String, issuer: String, clientID: String, claims: IdentityClaims?, rolesSource: String?,

@@ -2,7 +2,7 @@ import KCAuth
 import KCAuthContract
 import KCAuthCore
 
-/// Who may open a browser (issue 18 #2, docs/commands.md "Who may open a browser"): a sign-in
+/// Who may open a browser (docs/commands.md "Who may open a browser"): a sign-in
 /// starts only for a person, that is `kcauth login` itself or kubectl's `interactive: true`
 /// with a terminal on stdin or stderr. Every other caller that finds no session ends at once
 /// with exit 4 and the command that fixes it, and on a desktop shows one notification.

@@ -1,4 +1,4 @@
-/// The profile's `dpop` setting (issue 21): whether kcauth asks the provider to bind the
+/// The profile's `dpop` setting: whether kcauth asks the provider to bind the
 /// session to a key of its own (RFC 9449).
 public enum DPoPMode: String, Sendable, Equatable, CaseIterable {
     /// Bearer tokens, no key (the default: every resource server understands them).

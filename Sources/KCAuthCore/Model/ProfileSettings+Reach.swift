@@ -1,5 +1,6 @@
-/// The profile keys of issue 11: sticky authorization parameters, client authentication and
-/// the client-credentials grant. Kept apart from the older keys so each group reads on its own.
+/// The profile keys of how a profile signs in: sticky authorization parameters, client
+/// authentication and the client-credentials grant. Kept apart from the older keys so each group
+/// reads on its own.
 extension ProfileSettings {
     public static let clientCredentialsGrant = "client_credentials"
 

@@ -13,8 +13,8 @@ public struct ProfileSettings: Sendable, Equatable {
     public var storage: StorageKind?
     /// The login flow the user forced (`flow`); nil lets kcauth choose.
     public var flow: LoginFlow?
-    /// Authorization request parameters remembered per profile (issue 11 item 5,
-    /// `StickyParameter`); a value is never empty.
+    /// Authorization request parameters remembered per profile
+    /// (`StickyParameter`); a value is never empty.
     public var sticky: [StickyParameter: String] = [:]
     /// How the client authenticates (where its secret, key or assertion comes from); nil: public.
     public var clientAuth: ClientAuthenticationSetting?
@@ -27,8 +27,8 @@ public struct ProfileSettings: Sendable, Equatable {
     public var username: String?
     /// `browser_command`, as written (split by `BrowserCommand` when used).
     public var browserCommand: String?
-    /// Issue 21: DPoP-bound sessions (RFC 9449) and pushed authorization requests (RFC 9126);
-    /// nil: `no` and `auto`.
+    /// Sender constraints: DPoP-bound sessions (RFC 9449) and pushed authorization requests (RFC
+    /// 9126); nil: `no` and `auto`.
     public var dpop: DPoPMode?
     public var par: PARMode?
 

@@ -1,4 +1,4 @@
-/// The profile's `par` setting (issue 21): whether the browser flow pushes its authorization
+/// The profile's `par` setting: whether the browser flow pushes its authorization
 /// request (RFC 9126) so the browser's URL carries only `client_id` and `request_uri`.
 public enum PARMode: String, Sendable, Equatable, CaseIterable {
     /// Push when discovery lists `pushed_authorization_request_endpoint` (the default).

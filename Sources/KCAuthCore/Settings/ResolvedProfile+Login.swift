@@ -1,4 +1,4 @@
-/// What a login does with the issue 11 settings of a resolved profile.
+/// What a login does with the login-only settings of a resolved profile (`LoginSettingsFlags`).
 extension ResolvedProfile {
     /// The sticky ones go into what the login remembers: the authorization parameters,
     /// where the client's credentials come from, and the client-credentials grant.

@@ -28,7 +28,7 @@ public struct ResolvedProfile: Sendable, Equatable {
     public var saved: ProfileSettings
     /// How to start the browser; nil: `$BROWSER`, WSL's launchers, `xdg-open`.
     public var browserCommand: Setting<BrowserCommand>? = nil
-    /// Issue 21: DPoP (RFC 9449) and PAR (RFC 9126).
+    /// Sender constraints: DPoP (RFC 9449) and PAR (RFC 9126).
     public var dpop = Setting<DPoPMode>(.no, .default)
     public var par = Setting<PARMode>(.auto, .default)
 

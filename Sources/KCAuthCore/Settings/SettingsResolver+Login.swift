@@ -1,9 +1,9 @@
 import KCAuthContract
 
-/// Resolution of the issue 11 settings, with the same precedence as the rest: flag >
-/// environment > saved profile > default.
+/// Resolution of the login-only settings (`LoginSettingsFlags`), with the same precedence as the
+/// rest: flag > environment > saved profile > default.
 extension SettingsResolver {
-    /// The variables a CI job sets for a confidential client (issue 11 items 9–10).
+    /// The variables a CI job sets for a confidential client (never argv).
     public static let clientSecretVariable = "KCAUTH_CLIENT_SECRET"
     public static let clientAssertionVariable = "KCAUTH_CLIENT_ASSERTION"
 

@@ -1,6 +1,6 @@
-/// Where a profile's session is kept (issue 5). The keyring is the default; an encrypted file
-/// unlocked once per boot where no keyring runs (issue 19); a plaintext file only ever by explicit
-/// choice; memory keeps nothing beyond the one command (CI jobs).
+/// Where a profile's session is kept. The keyring is the default, and kcauth never falls back from
+/// it silently; an encrypted file unlocked once per boot where no keyring runs; a plaintext file
+/// only ever by explicit choice; memory keeps nothing beyond the one command (CI jobs).
 public enum StorageKind: String, Sendable, CaseIterable {
     case keyring
     case encrypted

@@ -135,7 +135,7 @@ final class LoopbackListener: BoundRedirectListener {
     /// Accepts every queued connection (the listening socket is non-blocking).
     ///
     /// When every slot is taken, the connection that has waited longest for its request is
-    /// dropped to make room: silent connections must not lock the browser out (issue 10 #5).
+    /// dropped to make room: silent connections must not lock the browser out (`LoopbackLimits`).
     private func acceptPending(into connections: inout [LoopbackConnection], now: Double) {
         while true {
             let fd = accept(listenFD, nil, nil)

@@ -1,4 +1,4 @@
-/// `login`'s options for starting the browser (issue 11 #4).
+/// `login`'s options for starting the browser: `--browser-command` (`BrowserCommand`).
 enum LoginBrowserOptions {
     static let browserCommand = OptionSpec(
         "browser-command", value: "CMD",

@@ -52,7 +52,7 @@ struct LoopbackFlow: Sendable {
 
         let wait = BrowserWait(launched: started.launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
                                now: sleeper.monotonicNow(), timeout: input.timeout)
-        // No browser here: the answer can only come back by hand (paste-back, issue 11 #1).
+        // No browser here: the answer can only come back by hand (paste-back, `PastedRedirect`).
         if !input.openBrowser || launchError != nil { wait.startPasting(notify) }
 
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
