@@ -46,8 +46,8 @@ public struct ForwardAnswers: Sendable {
         }
         do {
             let profile = try context.resolve(SettingsFlags(profile: name))
-            let token = try context.getToken(profile).run(GetToken.Request(profile: name, minValid: request.minValid,
-                                                                          scope: scope, idToken: request.idToken))
+            let token = try context.tokenProvider(profile).run(TokenProvider.Request(minValid: request.minValid,
+                                                                                     scope: scope, idToken: request.idToken))
             if request.idToken, token.idToken == nil {
                 throw KCAuthError(.loginRequired, "the session of profile '\(name)' has no ID token")
             }

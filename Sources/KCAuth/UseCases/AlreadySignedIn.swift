@@ -27,7 +27,7 @@ struct AlreadySignedIn {
         guard let found = find() else { return nil }
         if !options.kubectl { notify(.alreadySignedIn(found)) }
         guard options.wantsToken else { return .alreadySignedIn(token: nil) }
-        return .alreadySignedIn(token: try context.getToken(profile).run(GetToken.Request(profile: profile.name)))
+        return .alreadySignedIn(token: try context.tokenProvider(profile).run(TokenProvider.Request()))
     }
 
     /// The stored session when it is usable and made with the settings this login would use;

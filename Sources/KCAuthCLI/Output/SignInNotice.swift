@@ -23,7 +23,7 @@ enum SignInNotice {
         default: return  // a sign-in elsewhere (the laptop of a forward), or none
         }
         let helper = command == GitCredentialCommand.spec.name || command == DockerCredentialCommand.spec.name
-        let kubectlBatch = (try? KubectlLogin.execInfo(services.environment)).map { services.environment[KubernetesExecInfo.variable] != nil && !$0.interactive } ?? false
+        let kubectlBatch = (try? KubernetesExecInfo(environment: services.environment)).map { services.environment[KubernetesExecInfo.variable] != nil && !$0.interactive } ?? false
         guard helper || kubectlBatch || !personPresent(services), enabled(profile: profile, services) else { return }
         services.context.adapters.reminder().remind(profile: profile)
     }

@@ -44,7 +44,7 @@ public enum RefreshRefusal {
     }
 
     /// Whether the answer says in so many words that the session is over: then the stored
-    /// session is deleted (compare-and-delete, `GetToken`).
+    /// session is deleted (compare-and-delete, `TokenProvider`).
     public static func saysSessionIsOver(oauthError: OAuthErrorCode?, description: String?) -> Bool {
         guard let oauthError else { return false }
         if oauthError == .invalidGrant { return true }
