@@ -33,6 +33,8 @@ public final class FakeAdapters: @unchecked Sendable {
     public let forwardHost = FakeForwardHost()
     public let ssh = ScriptedSSH()
     public let forwardConnector = FakeForwardConnector()
+    /// The desktop reminder of a caller that cannot sign in: recorded, never shown.
+    public let reminder = RecordingReminder()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -59,6 +61,7 @@ public final class FakeAdapters: @unchecked Sendable {
         adapters.ssh = { [ssh] in ssh }
         adapters.forwardConnector = { [forwardConnector] in forwardConnector }
         adapters.qrCode = FakeQRCode()
+        adapters.reminder = { [reminder] in reminder }
         return adapters
     }
 

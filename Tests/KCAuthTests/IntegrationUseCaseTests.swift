@@ -232,8 +232,8 @@ import KCAuthTestSupport
         let events = Recorded<Login.Event>()
         let offered = Recorded<String>()
         let answer = try context.tokenOrSignIn(try context.resolve(), kubectl: true)
-            .run(TokenProvider.Request(idToken: true), personPresent: true, canAsk: false,
-                 offerEncryptedStore: { offered.append($0.name); return false }, notify: { events.append($0) })
+            .run(TokenProvider.Request(idToken: true), caller: context.signInCaller(stderrIsTerminal: true, credentialHelper: false),
+                 canAsk: false, offerEncryptedStore: { offered.append($0.name); return false }, notify: { events.append($0) })
         #expect(answer.token.accessToken == "at-1" && answer.token.idToken != nil)
         #expect(offered.values == ["default"] && fake.opener.opened.count == 1)
         #expect(fake.keyring.items["default"] != nil, "the session is stored for kubectl's next call")
@@ -255,7 +255,8 @@ import KCAuthTestSupport
             let context = KCAuthContext(adapters: fake.adapters)
             #expect {
                 try context.tokenOrSignIn(try context.resolve(), kubectl: kubectl)
-                    .run(TokenProvider.Request(), personPresent: person, canAsk: false, notify: { event in Issue.record("\(event)") })
+                    .run(TokenProvider.Request(), caller: context.signInCaller(stderrIsTerminal: person, credentialHelper: false),
+                         canAsk: false, notify: { event in Issue.record("\(event)") })
             } throws: { ($0 as? KCAuthError)?.remedy == .signIn(profile: "default") }
             #expect(fake.opener.opened.isEmpty && fake.transport.requests.isEmpty)
         }
@@ -266,7 +267,8 @@ import KCAuthTestSupport
         let context = KCAuthContext(adapters: fake.adapters)
         #expect {
             try context.tokenOrSignIn(try context.resolve(), kubectl: true)
-                .run(TokenProvider.Request(), personPresent: true, canAsk: false, notify: { _ in })
+                .run(TokenProvider.Request(), caller: context.signInCaller(stderrIsTerminal: true, credentialHelper: false),
+                     canAsk: false, notify: { _ in })
         } throws: { ($0 as? KCAuthError)?.code == .usage }
         #expect(fake.keyring.reads == 0)
     }

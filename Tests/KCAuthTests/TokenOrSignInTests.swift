@@ -29,7 +29,7 @@ import KCAuthTestSupport
         let (fake, key) = try Self.dpopSession()
         let context = KCAuthContext(adapters: fake.adapters)
         let answer = try context.tokenOrSignIn(try context.resolve(), kubectl: false)
-            .run(TokenProvider.Request(), personPresent: false, canAsk: false, notify: { Issue.record("\($0)") })
+            .run(TokenProvider.Request(), caller: SignInCaller(stdinIsTerminal: false, stderrIsTerminal: false), canAsk: false, notify: { Issue.record("\($0)") })
         #expect(answer.token.tokenType == "DPoP" && answer.signedIn == nil)
         let readsBefore = fake.keyring.reads
         let proof = try answer.prover().proof(method: "POST", url: "https://api.example.com/x", accessToken: answer.token.accessToken)
@@ -45,7 +45,7 @@ import KCAuthTestSupport
         try SessionFixtures.store(SessionFixtures.state(), in: fake.keyring)
         let context = KCAuthContext(adapters: fake.adapters)
         let answer = try context.tokenOrSignIn(try context.resolve(), kubectl: false)
-            .run(TokenProvider.Request(), personPresent: false, canAsk: false, notify: { _ in })
+            .run(TokenProvider.Request(), caller: SignInCaller(stdinIsTerminal: false, stderrIsTerminal: false), canAsk: false, notify: { _ in })
         #expect { try answer.prover() } throws: { ($0 as? KCAuthError)?.remedy == .signIn(profile: "default") }
         fake.keyring.items["default"] = nil
         #expect { try context.dpopProver(try context.resolve()) } throws: { ($0 as? KCAuthError)?.code == .loginRequired }

@@ -28,11 +28,11 @@ public struct TokenOrSignIn: Sendable {
         self.kubectl = kubectl
     }
 
-    /// The token, after a sign-in when kubectl asks for one interactively and `personPresent`
-    /// (a terminal on stdin or stderr: kubectl's word alone is not enough, a CI job may have
-    /// copied an interactive kubeconfig). The sign-in is `login`'s (``Login``, in its kubectl
+    /// The token, after a sign-in when kubectl asks for one interactively and the caller is a
+    /// person (``SignInCaller/personPresent``, a terminal on stdin or stderr: kubectl's word alone
+    /// is not enough, a CI job may have copied an interactive kubeconfig). The sign-in is `login`'s (``Login``, in its kubectl
     /// mode): first-run questions when `canAsk`, the store offer, one sign-in per profile.
-    public func run(_ request: TokenProvider.Request, personPresent: Bool, canAsk: Bool,
+    public func run(_ request: TokenProvider.Request, caller: SignInCaller, canAsk: Bool,
                     offerEncryptedStore: (@Sendable (ResolvedProfile) throws -> Bool)? = nil,
                     notify: @escaping @Sendable (Login.Event) -> Void) throws -> Output {
         // A version kubectl cannot take is an error before any keyring or network work.
@@ -40,7 +40,7 @@ public struct TokenOrSignIn: Sendable {
         do {
             return output(try context.tokenProvider(profile).run(request), signedIn: nil, profile)
         } catch let error as KCAuthError where error.code == .loginRequired {
-            guard kubectl, info.interactive, personPresent else { throw error }
+            guard kubectl, info.interactive, caller.personPresent else { throw error }
             let result = try context.login(SettingsFlags(profile: profile.name))
                 .run(Login.Options(canAsk: canAsk, kubectl: true, offerEncryptedStore: offerEncryptedStore), notify: notify)
             // The sign-in saved the profile's settings: resolve them again for the new session.

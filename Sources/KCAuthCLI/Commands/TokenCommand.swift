@@ -44,7 +44,7 @@ enum TokenCommand: Command {
         do {
             defer { output.end() }
             answer = try services.context.tokenOrSignIn(profile, kubectl: format == .execCredential)
-                .run(request, personPresent: SignInNotice.personPresent(services), canAsk: services.console.stderrIsTTY,
+                .run(request, caller: services.signInCaller(command: spec.name), canAsk: services.console.stderrIsTTY,
                      offerEncryptedStore: { try EncryptedStoreOffer.accepted($0, services) }, notify: output.show)
         }
         output.present(answer.signedIn)
