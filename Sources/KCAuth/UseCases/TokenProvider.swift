@@ -94,24 +94,36 @@ public struct TokenProvider: Sendable {
                 try writer.refreshed(rotatedAway, profile: profile)
             })
         } catch let error as KCAuthError {
-            let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
-            let stored = try? store.read(profile: profile).flatMap { try? AuthState.decode($0, profile: profile) }
-            if let newer = stored, !ours.contains(newer.refreshToken) {
-                // Another process stored a newer session meanwhile: it is not ours to delete,
-                // and its token serves this call if it is still valid.
-                if stillValid(request.idToken ? newer.idTokenExpiresAt : newer.expiresAt, 0) { return remember(newer, profile) }
-                throw error
-            }
-            if error.code == .loginRequired, stored != nil,
-               RefreshRefusal.saysSessionIsOver(oauthError: error.oauthError, description: error.cause) {
-                // The provider says the session is over, and the store still holds the refresh
-                // token that was refused: compare-and-delete. Settings stay. Every environment's
-                // cached copy of it is retired with it. (An answer that only implies it, such as
-                // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
-                writer.discard(profile: profile, session: current.sessionID, binding: binding)
-            }
-            throw error  // transient (network, 5xx, timeout): the stored state stays as it is
+            return try afterFailure(error, current: current, rotatedAway: rotatedAway, request)
         }
+        return try issue(next, current: current, request)
+    }
+
+    /// A refresh that failed, judged against the store: another process's newer session serves
+    /// this call (or the error stands), a session the provider ended is deleted, anything else
+    /// leaves the store as it is. Always throws, unless the newer session serves.
+    private func afterFailure(_ error: KCAuthError, current: AuthState, rotatedAway: AuthState, _ request: Request) throws -> IssuedToken {
+        let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
+        let stored = try? store.read(profile: profile).flatMap { try? AuthState.decode($0, profile: profile) }
+        if let newer = stored, !ours.contains(newer.refreshToken) {
+            // Another process stored a newer session meanwhile: it is not ours to delete,
+            // and its token serves this call if it is still valid.
+            if stillValid(request.idToken ? newer.idTokenExpiresAt : newer.expiresAt, 0) { return remember(newer, profile) }
+            throw error
+        }
+        if error.code == .loginRequired, stored != nil,
+           RefreshRefusal.saysSessionIsOver(oauthError: error.oauthError, description: error.cause) {
+            // The provider says the session is over, and the store still holds the refresh
+            // token that was refused: compare-and-delete. Settings stay. Every environment's
+            // cached copy of it is retired with it. (An answer that only implies it, such as
+            // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
+            writer.discard(profile: profile, session: current.sessionID, binding: binding)
+        }
+        throw error  // transient (network, 5xx, timeout): the stored state stays as it is
+    }
+
+    /// The refresh's answer, kept with the session and handed out.
+    private func issue(_ next: AuthState, current: AuthState, _ request: Request) throws -> IssuedToken {
         if request.scope != nil {
             // A narrowed token answers this call only. The session keeps its granted scope and
             // its access token (so `token`, `whoami` and `status` go on describing the session),
