@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         // KCAuthContract (Glibc only, at the bottom): what the front and the full program must
         // agree on — the settings catalogue and its checks, paths, file rules, the cache file,
-        // session marks and the "may the cache answer?" decision (issue 17).
+        // session marks and the "may the cache answer?" decision (one contract, one answer).
         .target(name: "KCAuthContract", swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthContract"], swiftSettings: swift6),
         .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode", "CKeyring"], swiftSettings: swift6),
@@ -54,7 +54,8 @@ let package = Package(
         // Fakes and fixtures shared by every test target (not a product: never shipped).
         .target(name: "KCAuthTestSupport", dependencies: ["KCAuth", "KCAuthCore", "KCAuthCLI"], swiftSettings: swift6),
         .executableTarget(name: "KCAuthExample", dependencies: ["KCAuth"], path: "Examples/KCAuthExample", swiftSettings: swift6),
-        // The warm-cache `kcauth token`, Glibc only: no Foundation, no JSON decoder (issue 13).
+        // The warm-cache `kcauth token`, Glibc only: no Foundation, no JSON decoder
+        // (docs/performance.md).
         .target(name: "KCAuthFastPath", dependencies: ["KCAuthContract"], swiftSettings: swift6),
         // Static: no dynamic loader, no relocation of the Swift runtime at start (≈2.2 M of a warm
         // `token`'s 2.9 M instructions were that). It dlopens nothing: a static glibc program cannot

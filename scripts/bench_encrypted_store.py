@@ -1,4 +1,5 @@
-"""Cold read from the unlocked encrypted store against `secret-tool lookup` (issue 19 #4).
+"""Cold read from the unlocked encrypted store against `secret-tool lookup`: the encrypted
+store must not be slower than the keyring it replaces.
 
 One private D-Bus session with an unlocked gnome-keyring holds an item of the size of a kcauth
 session (what `secret-tool lookup` reads); a profile on `--storage encrypted` signed in against the

@@ -4,7 +4,10 @@ import KCAuthCrypto
 import KCAuthSystem
 
 /// Everything kcauth talks to outside its own logic: the seams a test replaces. `system` builds
-/// the real ones; `KCAuthTestSupport` has fakes. Factories, not instances, for the adapters that
+/// and names the real ones; `KCAuthTestSupport` has fakes. Nothing here defaults to the real
+/// system: a seam that talks to the machine and was not given is ``RequiredAdapter`` and stops the
+/// process when used; the few defaults left do nothing (``NoReminder``, ``UnsharedSignIn``,
+/// ``NoQRCode``, no WSL, no encrypted store). Factories, not instances, for the adapters that
 /// cost something to set up, so the `token` hot path never initialises libcurl or binds a socket.
 public struct Adapters: Sendable {
     public var environment: [String: String]
@@ -25,43 +28,44 @@ public struct Adapters: Sendable {
     /// A loopback listener answering on `path` (`/callback`, `/logged-out`).
     public var receiver: @Sendable (_ path: String) -> any RedirectReceiver
     public var sleeper: any Sleeper
-    /// Where a confidential client's secret, key or assertion is read (issue 11 items 9–10):
-    /// the environment above and files; tests may replace it.
-    public var credentials: any CredentialReader
-    /// Standard input, for the first-run questions of `login`; tests may replace it.
-    public var terminal: any TerminalInput
+    /// Where a confidential client's secret, key or assertion is read (never argv): the
+    /// environment and files.
+    @RequiredAdapter("credentials") public var credentials: any CredentialReader
+    /// Standard input, for the first-run questions of `login`.
+    @RequiredAdapter("terminal") public var terminal: any TerminalInput
     /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
     public var signInLock: @Sendable () -> any SignInLock = { UnsharedSignIn() }
-    /// The desktop notification of a caller that cannot sign in (issue 18 #2); made on first use.
+    /// The desktop notification of a caller that cannot sign in (`SignInReminder`); made on first
+    /// use.
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
     /// The notes of profiles whose last sign-in kept the session in memory only.
     public var memorySignIns: any MemorySignIns = NoMemorySignIns()
     /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
     public var warn: @Sendable (String) -> Void = { _ in }
-    /// The terminal for paste-back (issue 11 #1); nil when stdin is not a terminal.
+    /// The terminal for paste-back (`PastedRedirect`); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 
     // MARK: integrations: git and docker helpers, exec, kubeconfig
     /// Standard input, for the git and docker credential helpers' requests.
-    public var standardInput: any StandardInputSource = SystemStandardInput()
+    @RequiredAdapter("standardInput") public var standardInput: any StandardInputSource
     /// The user's command for `exec` (replaced into, or started and watched with `--keep-fresh`).
-    public var launcher: any CommandLauncher = SystemCommandLauncher()
+    @RequiredAdapter("launcher") public var launcher: any CommandLauncher
     /// The token file of `exec --keep-fresh`.
-    public var tokenFiles: any TokenFiles = SystemTokenFiles()
+    @RequiredAdapter("tokenFiles") public var tokenFiles: any TokenFiles
     /// The kubeconfig file `kubeconfig --merge` rewrites.
-    public var kubeconfigFiles: any KubeconfigFiles = SystemKubeconfigFiles()
+    @RequiredAdapter("kubeconfigFiles") public var kubeconfigFiles: any KubeconfigFiles
     // MARK: doctor, stores, ssh
     /// What `doctor` checks on this machine (keyring, stores, runtime directory, browser).
-    public var hostInspection: @Sendable () -> any HostInspection
+    @RequiredAdapter("hostInspection") public var hostInspection: @Sendable () -> any HostInspection
     /// The encrypted store's key in the kernel keyring (`unlock`, `lock`, `passphrase`); nil:
     /// no encrypted store in this build.
     public var storeKeyring: @Sendable () -> (any StoreKeyring)? = { nil }
     /// A forward's machinery on the laptop (`ssh`, `forward-agent`): directory, socket, signals, log.
-    public var forwardHost: @Sendable () -> any ForwardHost
+    @RequiredAdapter("forwardHost") public var forwardHost: @Sendable () -> any ForwardHost
     /// The system ssh (`kcauth ssh`).
-    public var ssh: @Sendable () -> any SSHClient = { SystemSSHClient() }
+    @RequiredAdapter("ssh") public var ssh: @Sendable () -> any SSHClient
     /// The remote side's way to the laptop: the forwarded socket.
-    public var forwardConnector: @Sendable () -> any ForwardConnector = { SocketForwardConnector() }
+    @RequiredAdapter("forwardConnector") public var forwardConnector: @Sendable () -> any ForwardConnector
     // MARK: login
     /// The device flow's link as a QR code on the terminal.
     public var qrCode: any QRCodeRenderer = NoQRCode()
@@ -69,6 +73,8 @@ public struct Adapters: Sendable {
     /// (asked when a login chooses its flow; the kernel release file is read then).
     public var wsl: @Sendable () -> Bool = { false }
 
+    /// The seams every command needs; the ``RequiredAdapter`` ones are set afterwards (by `system`, or
+    /// by a test's fakes).
     public init(environment: [String: String], workingDirectory: String?, clock: any TimeSource, random: any RandomSource,
                 settings: any SettingsStore, transport: @escaping @Sendable (String?) -> any HTTPTransport,
                 secretStore: @escaping @Sendable (StorageKind, @escaping @Sendable (String) -> Void) -> any SecretStore,
@@ -88,13 +94,10 @@ public struct Adapters: Sendable {
         self.opener = opener
         self.receiver = receiver
         self.sleeper = sleeper
-        credentials = SystemCredentialReader(environment: environment)
-        terminal = TerminalQuestionInput()
-        hostInspection = { SystemHostInspection(environment: environment) }
-        forwardHost = { SystemForwardHost(environment: environment) }
     }
 
-    /// The real adapters for an environment. `onUnlockPrompt`: the keyring is about to wait for
+    /// The real adapters for an environment, each named here (the composition root: nothing
+    /// else in kcauth builds a real adapter). `onUnlockPrompt`: the keyring is about to wait for
     /// its unlock dialog (the CLI says so on stderr). `pages`: the words and HTML of the pages
     /// the browser sees at the end of a sign-in or sign-out (the CLI names its commands);
     /// `reminderBody`: the desktop reminder's text for a profile, saying how to sign in.
@@ -131,14 +134,24 @@ public struct Adapters: Sendable {
             receiver: { LoopbackReceiver(path: $0, pages: pages) },
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
+        adapters.credentials = SystemCredentialReader(environment: environment)
+        adapters.terminal = TerminalQuestionInput()
         adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
         adapters.signInLock = { FileSignInLock() }
         adapters.memorySignIns = MemorySignInMarks(configFile: paths.configFile)
+        // MARK: integrations: git and docker helpers, exec, kubeconfig
+        adapters.standardInput = SystemStandardInput()
+        adapters.launcher = SystemCommandLauncher()
+        adapters.tokenFiles = SystemTokenFiles()
+        adapters.kubeconfigFiles = SystemKubeconfigFiles()
         // MARK: doctor, stores, ssh
         adapters.hostInspection = { [secretStore = adapters.secretStore] in
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
         }
         adapters.storeKeyring = { [secretStore = adapters.secretStore] in secretStore(.encrypted) { _ in } as? any StoreKeyring }
+        adapters.forwardHost = { SystemForwardHost(environment: environment) }
+        adapters.ssh = { SystemSSHClient() }
+        adapters.forwardConnector = { SocketForwardConnector() }
         // MARK: login
         adapters.qrCode = TerminalQRRenderer()
         adapters.wsl = { WSLProbe().isWSL(environment: environment) }

@@ -41,8 +41,8 @@ public final class KCAuthContext: Sendable {
                                 directoryProfile: { [self] in self.directoryProfile().map { ($0.name, $0.path) } })
     }
 
-    /// The profile the working directory names (`.kcauth-profile`, issue 18 #5), looked for and
-    /// warned about once per context, and only when asked (neither `--profile` nor
+    /// The profile the working directory names (`.kcauth-profile`, `DirectoryProfile`), looked for
+    /// and warned about once per context, and only when asked (neither `--profile` nor
     /// `KCAUTH_PROFILE` decides), as the front does.
     public func directoryProfile() -> DirectoryChoice? {
         directoryChoice.value {
@@ -97,19 +97,19 @@ public final class KCAuthContext: Sendable {
 
     // MARK: Use cases
 
-    /// A fresh token for the profile; libcurl is set up only if a refresh is needed.
-    public func getToken(_ profile: ResolvedProfile) -> GetToken {
+    /// The profile's token source; libcurl is set up only if a refresh is needed.
+    public func tokenProvider(_ profile: ResolvedProfile) -> TokenProvider {
         let clock = adapters.clock
         let caFile = profile.caFile?.value
         let clientAuth = profile.clientAuth.value
-        return GetToken(store: store(for: profile), clock: clock, lock: lock(for: profile),
-                        cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
-                        refresher: { [adapters] in
-                            // A confidential client's credentials are read only when a request needs them.
-                            TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock,
-                                           authentication: try clientAuth.resolveWithoutDiscovery(reader: adapters.credentials),
-                                           random: adapters.random)
-                        })
+        return TokenProvider(profile: profile.name, store: store(for: profile), clock: clock, lock: lock(for: profile),
+                             cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
+                             refresher: { [adapters] in
+                                 // A confidential client's credentials are read only when a request needs them.
+                                 TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock,
+                                                authentication: try clientAuth.resolveWithoutDiscovery(reader: adapters.credentials),
+                                                random: adapters.random)
+                             })
     }
 
     /// Forget the runtime copy of a profile's access token.
@@ -143,7 +143,7 @@ public final class KCAuthContext: Sendable {
     public func whoAmI(_ profile: ResolvedProfile) -> WhoAmI {
         let kind = profile.storage.value
         let store = store(for: profile)
-        let online = WhoAmI.Online(getToken: getToken(profile), http: { [self] in http(for: profile) }, lock: lock(for: profile),
+        let online = WhoAmI.Online(tokens: tokenProvider(profile), http: { [self] in http(for: profile) }, lock: lock(for: profile),
                                    writer: SessionWriter(store: store, storage: kind, cache: tokenCache(for: kind)))
         return WhoAmI(store: store, clock: adapters.clock, online: online)
     }

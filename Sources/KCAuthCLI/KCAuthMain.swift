@@ -37,7 +37,9 @@ public enum KCAuthMain {
             return reported.status.code
         } catch let error as KCAuthError {
             let status = ErrorPresenter.present(error, on: console)
-            if let running { SignInNotice.afterFailure(error, command: running.name, running.services) }
+            if let running {
+                running.services.context.remindToSignIn().afterFailure(error, caller: running.services.signInCaller(command: running.name))
+            }
             return status
         } catch {
             return ErrorPresenter.present(KCAuthError(.internal, "unexpected error: \(error)"), on: console)

@@ -3,7 +3,8 @@ import Glibc
 #endif
 import KCAuthContract
 
-/// The warm-cache `kcauth token`, answered before the full program is set up (issues 13, 17).
+/// The warm-cache `kcauth token`, answered before the full program is set up
+/// (docs/performance.md §6), with the full program's answer for every input.
 ///
 /// `kcauth token` runs once per script call, git/kubectl/docker operation, so its common case —
 /// a valid access token in the runtime cache — is served here with plain `open`/`read`, no
@@ -86,7 +87,7 @@ public enum FastTokenPath {
               let record = CacheRecord(cacheBytes),
               CachePolicy.mayServe(record, binding: binding, mark: mark(profile, binding), now: now, minValid: minValid),
               // A DPoP-bound token (RFC 9449) is useless, and misleading, as `Authorization: Bearer`:
-              // the full program renders it with its proof, or refuses (issue 21).
+              // the full program renders it with its proof (RFC 9449 §7.1), or refuses.
               record.isBearer
         else { return nil }
         return (record, profile)

@@ -1,6 +1,6 @@
 import KCAuthContract
 
-/// git's and docker's `get`, served by the front when the token is warm (issue 17 #4): git runs
+/// git's and docker's `get`, served by the front when the token is warm: git runs
 /// its helper per operation, docker per pull. The answer is the full program's byte for byte
 /// (`GitCredentialCommand`, `DockerCredentialCommand`), under the contract's rules: the profile
 /// chosen by ``HelperRule`` among profiles the full program reads without a word, the transport

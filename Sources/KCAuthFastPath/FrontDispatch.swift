@@ -3,10 +3,10 @@ import Glibc
 #endif
 import KCAuthContract
 
-/// What the front serves itself (issues 13, 17): `kcauth token`, kubectl's exec plugin call (the
-/// same command with `KUBERNETES_EXEC_INFO`), the git and docker helpers' `get` and `kcauth exec`,
-/// each only with a warm token and inputs the full program accepts. Everything else returns and
-/// the caller execs the full program, with standard input as it was.
+/// What the front serves itself (docs/performance.md §6): `kcauth token`, kubectl's exec plugin
+/// call (the same command with `KUBERNETES_EXEC_INFO`), the git and docker helpers' `get` and
+/// `kcauth exec`, each only with a warm token and inputs the full program accepts. Everything else
+/// returns and the caller execs the full program, with standard input as it was.
 public enum FrontDispatch {
     /// The arguments as the full program sees them: `git-credential-kcauth get` is
     /// `kcauth git-credential get` (ProgramName in the full program); nil for another name.

@@ -4,10 +4,10 @@ import Glibc
 import KCAuthContract
 
 /// `kcauth exec [--profile NAME] [--env NAME]... -- COMMAND [ARG...]` with a warm token: the front
-/// becomes COMMAND itself (issue 17 #4), as the full program's `ExecCommand` would, with the same
-/// environment, signal dispositions and `PATH` search. Anything else — another flag, an ID token
-/// (`--env NAME=id`), a name the full program refuses, a cold cache, a COMMAND that cannot be
-/// started — is the full program's (nil), which then says what is wrong.
+/// becomes COMMAND itself (execve(2), no second process), as the full program's `ExecCommand`
+/// would, with the same environment, signal dispositions and `PATH` search. Anything else — another
+/// flag, an ID token (`--env NAME=id`), a name the full program refuses, a cold cache, a COMMAND
+/// that cannot be started — is the full program's (nil), which then says what is wrong.
 enum FrontExec {
     struct Request: Equatable {
         var profileFlag: String?

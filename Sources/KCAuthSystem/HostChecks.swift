@@ -40,7 +40,7 @@ public struct HostChecks: Sendable {
     /// What `login` would start: the first `$BROWSER` entry found on `$PATH`, else `xdg-open`.
     public func browser() -> DoctorCheck {
         let (id, title) = ("browser", "browser launcher")
-        // WSL (issue 11 #3): the Windows browser, through wslview or Windows' own launchers.
+        // WSL (`WSLDetection`): the Windows browser, through wslview or Windows' own launchers.
         let wsl = wslProbe.isWSL(environment: environment)
         let wslNote = wsl ? "; WSL detected (\(environment["WSL_DISTRO_NAME"].map { "WSL_DISTRO_NAME=\($0)" } ?? "Microsoft kernel")): the Windows browser opens" : ""
         let commands = BrowserOpener.commands(browser: environment["BROWSER"], url: "URL", wsl: wsl)

@@ -2,7 +2,9 @@ import KCAuth
 import KCAuthCore
 
 /// Every adapter kcauth needs, as fakes, for running commands and library use cases in-process.
-/// Whatever a test does not set up fails loudly: an unexpected HTTP request is a test failure.
+/// Whatever a test does not set up fails loudly: an unexpected HTTP request is a test failure,
+/// and a seam of `Adapters` nobody gave a fake for stops the test process, naming the seam
+/// (`Adapters` has no real defaults).
 public final class FakeAdapters: @unchecked Sendable {
     public let transport = FakeTransport()
     public let stores: [StorageKind: InMemorySecretStore] = [.keyring: InMemorySecretStore(name: "keyring"),
@@ -33,6 +35,11 @@ public final class FakeAdapters: @unchecked Sendable {
     public let forwardHost = FakeForwardHost()
     public let ssh = ScriptedSSH()
     public let forwardConnector = FakeForwardConnector()
+    /// A confidential client's secrets: the fake environment above (and whatever a test sets on
+    /// it), and files in memory only.
+    public let credentials = FakeCredentialReader()
+    /// The desktop reminder of a caller that cannot sign in: recorded, never shown.
+    public let reminder = RecordingReminder()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -42,12 +49,20 @@ public final class FakeAdapters: @unchecked Sendable {
 
     public var keyring: InMemorySecretStore { stores[.keyring]! }
 
-    public var adapters: Adapters {
-        var adapters = Adapters(environment: environment, workingDirectory: "/work", clock: clock, random: FixedRandom(), settings: settings,
+    /// The fakes of the seams `Adapters.init` takes, and nothing else: every other seam is one a
+    /// test forgot (what `adapters` sets on top of it).
+    public var bareAdapters: Adapters {
+        Adapters(environment: environment, workingDirectory: "/work", clock: clock, random: FixedRandom(), settings: settings,
                  transport: { [transport] _ in transport },
                  secretStore: { [stores] kind, _ in stores[kind]! },
                  tokenCache: cache, lock: { [lock] _ in lock }, opener: opener,
                  receiver: { [receiver] _ in receiver }, sleeper: sleeper)
+    }
+
+    public var adapters: Adapters {
+        var adapters = bareAdapters
+        credentials.environment.merge(environment) { given, _ in given }
+        adapters.credentials = credentials
         adapters.terminal = terminal
         adapters.standardInput = standardInput
         adapters.launcher = launcher
@@ -59,6 +74,7 @@ public final class FakeAdapters: @unchecked Sendable {
         adapters.ssh = { [ssh] in ssh }
         adapters.forwardConnector = { [forwardConnector] in forwardConnector }
         adapters.qrCode = FakeQRCode()
+        adapters.reminder = { [reminder] in reminder }
         return adapters
     }
 

@@ -1,5 +1,6 @@
 """A small desktop notification service (org.freedesktop.Notifications) that counts what it is
-shown, for kcauth's "no browser without a person" tests (issue 18 #2).
+shown, for kcauth's "no browser without a person" tests
+(docs/commands.md "Who may open a browser").
 
 Run inside a private bus with the system Python and python3-gi:
 

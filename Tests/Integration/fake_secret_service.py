@@ -1,6 +1,6 @@
 """A small Secret Service (org.freedesktop.secrets) whose login collection starts locked and whose
-Unlock goes through a prompt object, for kcauth's "locked keyring on a desktop" tests (issue 11
-#8). gnome-keyring cannot be used for this: its prompt needs a real prompter (gcr-prompter on an
+Unlock goes through a prompt object, for kcauth's "locked keyring on a desktop" tests.
+gnome-keyring cannot be used for this: its prompt needs a real prompter (gcr-prompter on an
 X display), and cancelling a pending one makes it abort (shared notes, Secret Service §3 c3).
 
 Implements just what libsecret's unlock, lookup, store, search and clear use, per the freedesktop

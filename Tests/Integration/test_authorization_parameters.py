@@ -1,4 +1,4 @@
-"""Authorization request parameters (issue 11 item 5), end to end: what `kcauth login` puts in
+"""Authorization request parameters, end to end: what `kcauth login` puts in
 the authorization request (the provider's request log shows it), which of them the profile
 keeps, and the ID token checks that `max_age` and an essential `acr` call for (OpenID Connect
 Core §3.1.2.1, §3.1.3.7)."""

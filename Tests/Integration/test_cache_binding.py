@@ -1,4 +1,4 @@
-"""Issue 10, defect 3: the runtime token cache never serves a token the selected store does not hold.
+"""The runtime token cache never serves a token the selected store does not hold.
 
 A cached access token is bound to the stored session it came from (storage kind, issuer, client)
 and is invalidated before the store changes, so neither another store (`KCAUTH_STORAGE=file` with

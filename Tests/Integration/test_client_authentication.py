@@ -2,7 +2,8 @@
 client_secret_post (RFC 6749 §2.3.1), private_key_jwt (RFC 7523 §2.2, OpenID Connect Core §9)
 and platform-signed (federated) assertions, each accepted and each forgery or mistake refused.
 
-These pin down the provider the CLI's end-to-end tests will run against (issue 11, items 9-11).
+These pin down the provider the CLI's end-to-end tests run against (confidential
+clients: RFC 6749 §2.3, RFC 7523).
 """
 
 import base64

@@ -1,4 +1,4 @@
-"""CI without a person (issue 11 items 9-11), end to end: the built kcauth against the test
+"""CI without a person (RFC 6749 §4.4, RFC 7523), end to end: the built kcauth against the test
 provider's confidential clients, with the real keyring. Client credentials with a secret
 (client_secret_basic as discovery prefers it, client_secret_post as the profile pins it), with a
 signed assertion (private_key_jwt RS256/PS256/ES256) and with a platform's assertion file; each
@@ -104,7 +104,7 @@ def test_keyring_login_remembers_where_the_credential_comes_from_and_token_renew
     assert not [e for e in provider.request_log() if e.get("grant_type") == "refresh_token"]
     assert SECRET not in first.stderr + renewed.stderr
 
-    # status and whoami say how the client authenticates (issue 11 item 11), never the secret.
+    # status and whoami say how the client authenticates, never the secret.
     status = kcauth("status", "-o", "json", env=env)
     entry = json.loads(status.stdout)["profiles"][0]
     who = json.loads(kcauth("whoami", "-o", "json", env=env).stdout)

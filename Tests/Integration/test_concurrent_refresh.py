@@ -1,4 +1,4 @@
-"""Issue 10, defect 1: concurrent refreshes never destroy the session.
+"""Concurrent refreshes never destroy the session.
 
 A cron job (no XDG_RUNTIME_DIR, its own XDG_CACHE_HOME) and a terminal refresh the same profile at
 the same moment. The refresh lock must not depend on those variables: with refresh-token rotation

@@ -1,4 +1,4 @@
-"""A person signs in through a confidential client (issue 11 item 10): the browser flow's code
+"""A person signs in through a confidential client (RFC 6749 §2.3): the browser flow's code
 exchange and every refresh carry a fresh signed assertion, the device flow's request and polls
 carry the secret. The provider refuses all of these without client authentication
 (test_client_authentication.py), so a 200 in its log is the proof."""

@@ -1,6 +1,7 @@
-"""The configuration file against real conditions (issue 10, defect 6), with the built binary:
-files that are not files (a device, a FIFO), huge files, Windows line endings and a BOM, dotfile
-managers' symlinks, directories other users can write to, and values that try to inject lines.
+"""The configuration file against real conditions (hostile input is refused, never trusted), with
+the built binary: files that are not files (a device, a FIFO), huge files, Windows line endings and
+a BOM, dotfile managers' symlinks, directories other users can write to, and values that try to
+inject lines.
 
 Every refusal is one line on stderr naming the file, exit 1 (a configuration error), in bounded
 time, and the file is left exactly as it was."""

@@ -1,4 +1,4 @@
-"""The profile chosen by the directory (issue 18 #5): `.kcauth-profile` in the working directory
+"""The profile chosen by the directory: `.kcauth-profile` in the working directory
 or the nearest parent names one of the user's own profiles; precedence --profile >
 KCAUTH_PROFILE > the file > default_profile > default; a file not owned by the user or root, or
 writable by others, is ignored with a warning; the front and the full program agree."""

@@ -1,4 +1,4 @@
-"""The documentation says what the binary does (issue 14): checked against the built binary.
+"""The documentation says what the binary does: checked against the built binary.
 
 - README and docs/*.md link only to files and headings that exist;
 - every `kcauth COMMAND` they show is a command, every `--flag` in a `kcauth …` line or in a

@@ -1,4 +1,4 @@
-"""`kcauth doctor` (issue 7): every check's failure reproduced with the real thing (no bus, a bus
+"""`kcauth doctor`: every check's failure reproduced with the real thing (no bus, a bus
 without a Secret Service, a locked or missing collection, a hung bus or daemon, a broken config,
 no runtime dir, no browser, an unreachable issuer), skips where a check does not apply, and an
 all-pass run against the test provider with an unlocked keyring."""
@@ -181,7 +181,7 @@ def test_no_runtime_dir_and_no_browser(kc, tmp_path):
 
 
 def test_doctor_says_where_each_setting_came_from(kc, provider):
-    """Issue 9: one resolver answers every setting with its source (flag, environment, file, default)."""
+    """One resolver answers every setting with its source (flag, environment, file, default)."""
     kc.env["KCAUTH_STORAGE"] = "keyring"
     r, checks = doctor(kc, "--profile", "default")
     detail = checks["settings"]["detail"]

@@ -1,4 +1,4 @@
-"""DPoP (RFC 9449, issue 21) end to end against the local provider, whose proofs are verified
+"""DPoP (RFC 9449) end to end against the local provider, whose proofs are verified
 with jwcrypto (Tests/Provider/kcprovider/dpop.py), not with kcauth's code: a DPoP profile signs
 in, refreshes, calls userinfo and logs out with bound tokens; its refresh token copied alone (or
 with another key's proof) is refused; a replayed proof is refused; nonces on every request and a

@@ -1,4 +1,4 @@
-"""The encrypted store (issue 19), end to end with the built binary: sessions sealed with
+"""The encrypted store, end to end with the built binary: sessions sealed with
 AES-256-GCM under a data key wrapped by scrypt, unlocked once into the real kernel user keyring
 (inspected with Debian's `keyctl`), passphrases typed on a pseudo-terminal or read from a file,
 and every kind of bad input: wrong passphrase, tampered, truncated and swapped files, a newer

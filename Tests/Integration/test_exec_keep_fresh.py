@@ -1,4 +1,4 @@
-"""`kcauth exec --keep-fresh` (issue 20 #4): kcauth stays the command's parent and keeps the
+"""`kcauth exec --keep-fresh`: kcauth stays the command's parent and keeps the
 access token in a 0600 file ($KCAUTH_TOKEN_FILE), rewritten before it expires and removed when
 the command ends; signals and exit status as `exec`. Against the test provider with 5-second
 access tokens, so a 14-second command sees at least three renewals."""

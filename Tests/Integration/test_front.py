@@ -154,7 +154,7 @@ def test_a_warm_token_is_served_by_the_front_alone_and_other_names_go_to_the_ful
 
 
 def test_every_tools_path_is_served_by_the_front_with_a_warm_token(provider, keyring, kcauth, tmp_path):
-    """Issue 17 #4: kubectl (either API version), git's and docker's helpers and `exec` get the
+    """kubectl (either API version), git's and docker's helpers and `exec` get the
     warm token from the front without starting kcauth-full, and say exactly what it says."""
     r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
     assert r.returncode == 0, r

@@ -1,4 +1,4 @@
-"""Issue 17: the front (`kcauth`, static) and `kcauth-full` give one answer.
+"""The front (`kcauth`, static) and `kcauth-full` give one answer.
 
 For generated combinations of arguments, environment, configuration file, cache file and
 session mark — valid, invalid, absent and hostile — the shipped `kcauth` must print exactly what

@@ -1,4 +1,4 @@
-"""Issue 10, defect 2: numbers from the provider never crash kcauth.
+"""Numbers from the provider never crash kcauth.
 
 `expires_in`, `refresh_expires_in`, the device code's `expires_in`/`interval` and the ID token's
 `exp`/`iat`/`auth_time` arrive huge, negative, non-finite, as strings or as something else. kcauth

@@ -1,4 +1,4 @@
-"""Issue 10, "Interop": behave right with providers that do less than Keycloak.
+"""Interop: behave right with providers that do less than Keycloak.
 
 No end-session or revocation endpoint; `consent_required` and friends on the authorization
 redirect; a dead refresh token answered with `invalid_request`; the user's name and e-mail only in
@@ -69,8 +69,9 @@ def test_invalid_request_about_the_refresh_token_ends_the_session_with_exit_4(st
 
 def test_invalid_request_about_something_else_ends_the_command_with_exit_4_and_keeps_the_stored_session(
         start_provider, keyring, kcauth):
-    # Issue 18 #6: kcauth's refresh request is complete, so the provider refuses the token whatever
-    # it says; the answer does not say the session is over, so the store is left to the next login.
+    # RefreshRefusal: kcauth's refresh request is complete, so the provider refuses the token
+    # whatever it says; the answer does not say the session is over, so the store is left to the
+    # next login.
     provider = start_provider(refresh_error={"error": "invalid_request", "error_description": "Missing parameter: client_id"})
     login(kcauth, provider)
     before = keyring.secret_tool("lookup", "profile", "default").stdout

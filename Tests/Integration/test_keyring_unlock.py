@@ -1,4 +1,4 @@
-"""A locked keyring on a desktop (issue 11 #8): where a prompter exists, kcauth asks the Secret
+"""A locked keyring on a desktop: where a prompter exists, kcauth asks the Secret
 Service to unlock the collection (its own password dialog), says so in one line on stderr, waits
 with a deadline, then goes on. Headless, dismissed, or unanswered: exit 5 with the fix.
 

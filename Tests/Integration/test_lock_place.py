@@ -1,4 +1,4 @@
-"""Locks nobody else can hold (issue 18 #4): without /run/user/UID the refresh and sign-in locks
+"""Locks nobody else can hold: without /run/user/UID the refresh and sign-in locks
 (and session marks) live under the home the password database gives, not in /tmp where another
 user could create the directory first; and no lock problem stops `logout` from ending the
 session at the provider.

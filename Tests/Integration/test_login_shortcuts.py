@@ -1,8 +1,8 @@
-"""`kcauth login` when there is little to do (issue 11 items 6 and 7): a profile that is already
-signed in with the same settings says so and opens no browser (`--force` signs in again); a first
-run with no configuration asks on a terminal (driven on a pseudo-terminal here), checks the
-provider's discovery document, signs in and saves the profile; off a terminal it prints the
-complete command to run."""
+"""`kcauth login` when there is little to do (already signed in, first run): a profile that is
+already signed in with the same settings says so and opens no browser (`--force` signs in again); a
+first run with no configuration asks on a terminal (driven on a pseudo-terminal here), checks the
+provider's discovery document, signs in and saves the profile; off a terminal it prints the complete
+command to run."""
 
 import os
 import pty
@@ -22,7 +22,7 @@ def login_args(provider, *extra):
     return ("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", *extra)
 
 
-# --- item 6: already signed in ------------------------------------------------------------------
+# --- already signed in --------------------------------------------------------------------------
 
 
 def test_a_second_login_with_the_same_settings_says_who_and_opens_no_browser(provider, kcauth, keyring):
@@ -62,7 +62,7 @@ def test_after_logout_login_signs_in(provider, kcauth, keyring):
     assert r.returncode == 0 and "Already" not in r.stderr, r
 
 
-# --- item 7: a first run ------------------------------------------------------------------------
+# --- a first run --------------------------------------------------------------------------------
 
 
 def test_off_a_terminal_a_first_login_prints_the_complete_command(kcauth, keyring):

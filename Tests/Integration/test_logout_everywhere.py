@@ -1,4 +1,4 @@
-"""Issue 17 #5: no command hands out a session's token after that session was logged out or
+"""No command hands out a session's token after that session was logged out or
 replaced, whatever the caller's environment.
 
 The runtime cache follows XDG_RUNTIME_DIR, which a cron job, `su` or another terminal may not

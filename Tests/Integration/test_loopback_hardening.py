@@ -1,6 +1,6 @@
-"""The loopback listener of `kcauth login` under attack from other local processes (issue 10,
-defects 4 and 5): the built binary, the real test provider, the scripted user as $BROWSER and a
-real gnome-keyring, as in test_login.py."""
+"""The loopback listener of `kcauth login` under attack from other local processes (login
+fixation, connections that starve the browser's): the built binary, the real test provider, the
+scripted user as $BROWSER and a real gnome-keyring, as in test_login.py."""
 
 import json
 import os
@@ -93,7 +93,7 @@ def test_the_callback_is_served_while_hundreds_of_idle_connections_are_open(prov
     assert [item["profile"] for item in stored_items(keyring)] == ["default"]
 
 
-# --- defect 4: login fixation ---------------------------------------------------------------------
+# --- login fixation -----------------------------------------------------------------------------
 # Before: the browser was started with the authorization URL (state, nonce, code_challenge) on its
 # command line, which every local user can read in /proc/PID/cmdline. Someone who read it could
 # sign in as *themselves* with that request and deliver their code first: the victim would be

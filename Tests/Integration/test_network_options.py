@@ -1,4 +1,4 @@
-"""Network options (issue 6) through the built binary: a private CA with --ca-file,
+"""Network options through the built binary: a private CA with --ca-file,
 $KCAUTH_CA_FILE and the profile's ca_file (also for commands other than login), clear messages
 for untrusted certificates, DNS failures and timeouts, and the proxy environment."""
 

@@ -1,4 +1,5 @@
-"""One sign-in for every caller (issue 18 #1, #2): real processes, real locks, the test provider.
+"""One sign-in for every caller, and no browser without a person: real processes, real locks, the
+test provider.
 
 Eight kubectl-style callers (`KUBERNETES_EXEC_INFO` interactive, a terminal on stdin) that find
 no session start one browser between them and all get a token the provider accepts; a holder

@@ -1,4 +1,4 @@
-"""Pushed authorization requests (RFC 9126, issue 21 #3) end to end against the local provider
+"""Pushed authorization requests (RFC 9126) end to end against the local provider
 (Tests/Provider/kcprovider/par.py): the browser's URL carries only client_id and request_uri, the
 push carries the whole request, `--par always` reaches a provider that requires PAR without
 saying so, `--par never` (or auto) there gets the provider's refusal, a refused push is one error

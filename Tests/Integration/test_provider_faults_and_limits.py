@@ -1,4 +1,4 @@
-"""Issue 10, defect 7: a provider's fault is exit 1 (not 2, "usage"); a token the provider echoes
+"""A provider's fault is exit 1 (not 2, "usage"); a token the provider echoes
 in `error_description` never reaches stderr; a hung Secret Service is answered within about 2 s,
 with the reason; `--timeout` below 1 s and a hex `--min-valid` are usage errors."""
 

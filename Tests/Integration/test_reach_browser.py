@@ -1,5 +1,6 @@
-"""Signing in from anywhere (issue 11 #1-#4), end to end: the built binary, the real test
-provider, a real gnome-keyring; the terminal is a pseudo-terminal driven from here.
+"""Signing in from anywhere (paste-back, a failing launcher, WSL, a browser command), end to end:
+the built binary, the real test provider, a real gnome-keyring; the terminal is a pseudo-terminal
+driven from here.
 
 - paste-back: the browser is "on another machine" (the scripted user walks the provider's pages
   and stops at the redirect to 127.0.0.1 without loading it); the address is pasted at the pty;

@@ -1,4 +1,4 @@
-"""`kcauth setup-client` (issue 8): the Keycloak client JSON and the kcadm.sh commands, with no
+"""`kcauth setup-client`: the Keycloak client JSON and the kcadm.sh commands, with no
 network call (checked with dead proxies in the environment, no keyring, and the provider's
 request log)."""
 

@@ -1,6 +1,7 @@
-"""Storage choices (issue 5), end to end: the keyring by default, a plaintext file only by
-explicit and sticky choice, a one-shot memory store for CI, and moving a profile between the
-keyring and the file. Real binary, real provider, real gnome-keyring on a private bus."""
+"""Storage choices (never plaintext unless named), end to end: the keyring by default, a plaintext
+file only by explicit and sticky choice, a one-shot memory store for CI, and moving a profile
+between the keyring and the file. Real binary, real provider, real gnome-keyring on a private
+bus."""
 
 import json
 import os

@@ -202,7 +202,7 @@ def test_a_memory_session_never_answers_from_the_runtime_cache(provider, keyring
 
 
 def test_a_swift_program_signs_in_uses_and_ends_a_session_through_the_library_alone(provider, keyring, kcauth):
-    """Issue 9: Examples/KCAuthExample logs in, prints a token's lifetime and logs out with the
+    """Examples/KCAuthExample logs in, prints a token's lifetime and logs out with the
     KCAuth library product only (no kcauth process), and the command sees the same session."""
     example = BINARY.parent / "KCAuthExample"
     env = dict(kcauth.env, KCAUTH_ISSUER=provider.issuer, KCAUTH_CLIENT_ID="kcauth")

@@ -1,4 +1,4 @@
-"""Issue 18 #3: WSL sign-in, as it happens. On WSL2 the Windows browser's connection to
+"""WSL sign-in, as it happens. On WSL2 the Windows browser's connection to
 127.0.0.1:PORT reaches the Linux side through WSL's localhost relay, a root process; the listener
 must serve it, and keep refusing every other user, saying so at once.
 

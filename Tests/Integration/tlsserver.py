@@ -5,8 +5,8 @@ OpenID discovery document whose issuer matches its own URL (https://127.0.0.1:PO
     with TLSDiscoveryServer(ca) as server:  # server.issuer, server.port, server.requests()
         ...
 
-Only for the TLS cases (issue 6): the real test provider speaks plain http on 127.0.0.1. Each
-server is a child process stopped by PID; its files live in the test's tmp_path.
+Only for the TLS cases (--ca-file, untrusted certificates): the real test provider speaks plain http
+on 127.0.0.1. Each server is a child process stopped by PID; its files live in the test's tmp_path.
 """
 
 import subprocess

@@ -69,7 +69,7 @@ import KCAuthTestSupport
         (["--profile", "kc", "setup-client"], "`kcauth setup-client` takes no --profile: it uses no profile",
          "to make 'kc' the default profile, run `kcauth use kc`"),
         (["--profile", "kc", "help"], "`kcauth help` takes no --profile: it uses no profile", "to make 'kc' the default profile, run `kcauth use kc`"),
-        // The same after the command: a person who writes it means to pick that profile (issue 22 #6).
+        // The same after the command: a person who writes it means to pick that profile.
         (["use", "--profile", "kc"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
         (["use", "--profile=kc"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
         (["setup-client", "--profile", "kc"], "`kcauth setup-client` takes no --profile: it uses no profile",

@@ -5,9 +5,10 @@ import KCAuth
 import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 11 item 7 in-process: `kcauth login` with no configuration asks on a terminal (a
-/// scripted person here; a pseudo-terminal in Tests/Integration/test_login_shortcuts.py), and
-/// says the complete command when nobody can be asked.
+/// The first run in-process (`FirstRunQuestions`): `kcauth login` with no configuration asks on a
+/// terminal (a scripted person here; a pseudo-terminal in
+/// Tests/Integration/test_login_shortcuts.py), and says the complete command when nobody can be
+/// asked.
 @Suite struct FirstRunTests {
     let fake = FakeAdapters()
 

@@ -89,8 +89,8 @@ import KCAuthTestSupport
         #expect(logout.code == 0 && logout.err.contains("was not signed in"))
     }
 
-    /// Issue 10, defect 3: a login that fails after the secret was stored must never leave the
-    /// old session's cached token being served.
+    /// The cache serves only the stored session's token: a login that fails after the secret was
+    /// stored must never leave the old session's cached token being served.
     @Test func aLoginThatFailsLateNeverLeavesTheOldTokenBeingServed() throws {
         #expect(run(["login", "--browser"]).code == 0)
         #expect(run(["token"]).out == "at-1\n")  // now in the runtime cache
@@ -117,7 +117,7 @@ import KCAuthTestSupport
     }
 }
 
-/// Issue 14: every error line says what happened and what to do.
+/// `error: what happened; what to do`: every error line says what happened and what to do.
 @Suite struct ErrorLineTests {
     @Test(arguments: KCAuthError.Code.known)
     func everyKindOfErrorHasAFixPart(_ code: KCAuthError.Code) {

@@ -48,6 +48,16 @@ import KCAuthTestSupport
         #expect(unknown.code == 2 && unknown.err.hasPrefix("error: unknown docker credential action 'frobnicate'; use get, list, store or erase"))
     }
 
+    @Test func aHelperThatFindsNoSessionEndsWithSignInAndTheDesktopReminder() {
+        fake.keyring.items["default"] = nil
+        fake.standardInput.text = "protocol=https\nhost=git.example.test\n\n"
+        let r = run(["git-credential", "get"], tty: true)
+        #expect(r.code == 4 && r.out.isEmpty && r.err.hasPrefix("error: not logged in (profile 'default'"))
+        #expect(fake.reminder.profiles == ["default"], "a helper never signs in itself, even with a terminal")
+        #expect(run(["token"], tty: true).code == 4)
+        #expect(fake.reminder.profiles == ["default"], "a person at the terminal gets the error line only")
+    }
+
     @Test func execOfAMissingCommandExits127WithTheLauncherReason() {
         let r = run(["exec", "--env", "API", "--", "no-such-tool"])
         #expect(r.code == 127 && r.out.isEmpty)

@@ -125,7 +125,7 @@ final class DeviceTestConsole: Console, @unchecked Sendable {
     func err(_ text: String) { stderr += text }
 }
 
-/// Issue 18 #3: a connection the listener refused is said at once.
+/// A connection the listener refused (another user's, `LoopbackPeer`) is said at once.
 @Suite struct RefusedConnectionWordsTests {
     @Test func aRefusalIsOneLineNamingTheUid() {
         let console = DeviceTestConsole(tty: false)

@@ -2,7 +2,8 @@ import Testing
 @testable import KCAuthCLI
 import KCAuthCore
 
-/// Issue 11 item 5: what `--prompt`, `--max-age` and `--param` take, and what is refused.
+/// Authorization request options (OpenID Connect Core §3.1.2.1): what `--prompt`, `--max-age` and
+/// `--param` take, and what is refused.
 @Suite struct OptionValuesTests {
     @Test(arguments: ["login", "consent", "select_account", "none", "login consent"])
     func promptValuesOfOIDCCore(_ value: String) throws {

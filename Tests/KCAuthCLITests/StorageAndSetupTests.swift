@@ -5,8 +5,8 @@ import KCAuthCore
 import KCAuthSystem
 import KCAuthTestSupport
 
-/// The composition root's storage choice (issue 5), `http(for:)`'s CA file (issue 6), and
-/// `setup-client` run in-process (issue 8).
+/// The composition root's storage choice (never plaintext unless named), `http(for:)`'s CA
+/// file, and `setup-client` run in-process.
 @Suite struct StorageSelectionTests {
     /// A HOME and XDG_CONFIG_HOME of its own, removed afterwards.
     final class Home {

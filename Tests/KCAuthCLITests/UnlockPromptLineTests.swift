@@ -2,7 +2,7 @@ import Testing
 import KCAuthCore
 @testable import KCAuthCLI
 
-/// The one line said while the keyring's password dialog is open (issue 11 #8).
+/// The one line said while the keyring's password dialog is open (`UnlockPromptNotice`).
 @Suite struct UnlockPromptLineTests {
     @Test func namesTheKeyringAndTheWait() {
         #expect(UnlockPromptLine.text(UnlockPromptNotice(keyring: "Login", seconds: 30))

@@ -51,7 +51,7 @@ import Testing
         #expect(ContractFile.read(dir.path + "/link", rule: .secret) == .refused(path: dir.path + "/link", .symbolicLink))
     }
 
-    /// Issue 17 #5: the configuration rule, as the full program applied it and now the front too.
+    /// The configuration rule, as the full program applied it and now the front too.
     @Test func aConfigurationWritableByOthersIsRefused() {
         let dir = Directory()
         let open = dir.file("config", Array("x".utf8), mode: 0o666)
@@ -61,7 +61,8 @@ import Testing
         #expect(ContractFile.read(fine, rule: .configuration) == .refused(path: dir.path, .writableByOthers(mode: 0o777)))
     }
 
-    /// Issue 17: a FIFO in place of the configuration made the front hang.
+    /// A FIFO in place of the configuration must not make the front hang (every read has a
+    /// deadline).
     @Test func aFIFOIsRefusedAtOnce() {
         let dir = Directory()
         let fifo = dir.path + "/config"

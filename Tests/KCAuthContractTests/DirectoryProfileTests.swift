@@ -4,7 +4,8 @@ import Glibc
 #endif
 @testable import KCAuthContract
 
-/// `.kcauth-profile` (issue 18 #5) and the lock place (#4), against real files in a temporary tree.
+/// `.kcauth-profile` and the lock place (never where another user could create it first), against
+/// real files in a temporary tree.
 @Suite struct DirectoryProfileTests {
     static func tree() -> String {
         var template = Array("/tmp/kc-dirprofile-XXXXXX".utf8CString)

@@ -1,8 +1,8 @@
 import Testing
 @testable import KCAuthCore
 
-/// The configuration file's text against what people and attackers put in it (issue 10,
-/// defect 6): Windows line endings and a BOM are read and kept; control characters can neither
+/// The configuration file's text against what people and attackers put in it:
+/// Windows line endings and a BOM are read and kept; control characters can neither
 /// be read from the file nor be written into it, whoever calls `set`.
 @Suite struct ConfigDocumentHardeningTests {
     func configurationError(_ message: String) -> (any Error) -> Bool {

@@ -2,7 +2,7 @@ import KCAuthCore
 import KCAuthCrypto
 import Testing
 
-@Suite("The encrypted store's files (issue 19)")
+@Suite("The encrypted store's files")
 struct SealedSessionTests {
     /// Cheap parameters: the format, not the work factor, is under test.
     static let kdf = Scrypt(n: 1 << 10, r: 8, p: 1)

@@ -1,7 +1,7 @@
 import Testing
 @testable import KCAuthCore
 
-/// The sign-in lock's record (issue 18 #1): one line, what a waiter reads back.
+/// The sign-in lock's record (`SignInLock`): one line, what a waiter reads back.
 @Suite struct SignInRecordTests {
     @Test func roundTripsEveryState() {
         for record in [SignInRecord(pid: 4711, startedAt: 1_800_000_000),

@@ -3,8 +3,8 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 5 in the core: the storage kinds, the sticky profile setting, the memory store, and the
-/// move between stores that removes the old copy only after the new one is written.
+/// Storage choice in the core: the storage kinds, the sticky profile setting, the memory store, and
+/// the move between stores that removes the old copy only after the new one is written.
 @Suite struct StorageChoiceTests {
     @Test func storageKindsParseAndReportTheirSource() throws {
         #expect(try StorageKind(parsing: "file", source: "--storage") == .file)

@@ -266,7 +266,7 @@ extension String {
     }
 }
 
-/// Issue 10 #3: a cached token is bound to the session it came from; the fast path keeps the
+/// A cached token is bound to the session it came from; the fast path keeps the
 /// same binding as the full program's `CacheBinding`.
 @Suite struct FastTokenPathBindingTests {
     @Test func aCacheEntryOfAnotherStoreOrWithoutOneIsLeftToTheFullProgram() {
@@ -277,7 +277,7 @@ extension String {
         #expect(w.answer(["token"]) == nil, "an entry written by kcauth 0.1 is not bound to a session")
     }
 
-    /// Issue 17 #5: a cached token is served only while its session is the profile's current one
+    /// A cached token is served only while its session is the profile's current one
     /// in every environment (the session mark, by uid): not after a logout or a new sign-in run
     /// from another environment, nor without a session id to check.
     @Test func aLoggedOutOrReplacedSessionIsNeverServed() {
@@ -305,8 +305,8 @@ extension String {
         #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
     }
 
-    /// Issue 17: with a warm cache, values the full program refuses are left to it (which then
-    /// says what is wrong), whether they come from the file or the environment.
+    /// Front and full give one answer: with a warm cache, values the full program refuses are left
+    /// to it (which then says what is wrong), whether they come from the file or the environment.
     @Test(arguments: ["grant = bogus", "hosts = ftp://x", "client_auth_method = nonsense", "browser_command = 'open",
                       "username = ", "client_secret_env = A\nclient_key = /k.pem", "ca_file = relative.pem"])
     func aValueTheFullProgramRefusesGoesToIt(_ lines: String) {

@@ -2,7 +2,7 @@ import KCAuthContract
 import Testing
 @testable import KCAuthFastPath
 
-/// The git and docker helpers' `get` as the front answers it (issue 17 #4), over injected files.
+/// The git and docker helpers' `get` as the front answers it, over injected files.
 @Suite struct FrontCredentialHelpersTests {
     static let config = FastTokenPathTests.config + "hosts = git.example.com registry.example.com:5000\n"
 

@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 @testable import KCAuthSystem
 
-/// The plaintext file store (issue 5): private modes, atomic replacement, and refusing files
-/// that are not private any more.
+/// The plaintext file store (only ever chosen by name): private modes, atomic replacement, and
+/// refusing files that are not private any more.
 @Suite("FileSecretStore")
 struct FileSecretStoreTests {
     let key = SecretKey(profile: "work", issuer: "https://sso.example.com/realms/demo", clientID: "cli")

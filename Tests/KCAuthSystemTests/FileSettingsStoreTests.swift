@@ -3,7 +3,7 @@ import KCAuthCore
 import Testing
 @testable import KCAuthSystem
 
-/// The configuration file on disk (issue 10, defect 6): only small regular UTF-8 files in a
+/// The configuration file on disk: only small regular UTF-8 files in a
 /// directory nobody else can write to are read; writes go through a dotfile manager's symlink.
 @Suite("FileSettingsStore")
 struct FileSettingsStoreTests {

@@ -3,7 +3,7 @@ import KCAuthCore
 @testable import KCAuthSystem
 
 /// When a locked keyring is unlocked through its own dialog, and what is said when it is not
-/// (issue 11 #8).
+/// (`LibSecretUnlockPolicy`).
 @Suite struct LibSecretUnlockPolicyTests {
     @Test func aDisplayAndACommandThatMayPromptAskTheSecretService() {
         #expect(LibSecretUnlockPolicy.decide(label: "Login", hasDisplay: true, promptsAllowed: true) == .prompt)

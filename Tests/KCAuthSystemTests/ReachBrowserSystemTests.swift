@@ -4,7 +4,7 @@ import Testing
 @testable import KCAuthSystem
 
 /// The system side of signing in from anywhere: the launcher watch, the terminal reader and
-/// the WSL launchers (issue 11 #1-#3).
+/// the WSL launchers.
 @Suite struct ReachBrowserSystemTests {
     @Test func wslLaunchersQuoteTheURLForPowerShellAndKeepCmdForSafeURLsOnly() {
         let safe = "http://127.0.0.1:4000/start/abc_-9"

@@ -4,7 +4,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 11 items 9–11: how a profile records its client authentication (where the credential
+/// Confidential clients: how a profile records its client authentication (where the credential
 /// comes from, never the credential), the precedence flag > environment > profile, and a
 /// client-credentials session renewed with the client's own credentials.
 @Suite struct ClientCredentialsProfileTests {
@@ -94,11 +94,11 @@ import KCAuthTestSupport
         #expect(SessionHealth.of(old, now: clock.instant) == .refreshable, "renewable, not a login")
         try store.write(try old.encoded(), for: SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "ci"))
         transport.on(.post, Fixtures.tokenEndpoint, json: #"{"access_token":"at-new","token_type":"Bearer","expires_in":300}"#)
-        let getToken = GetToken(store: store, clock: clock, lock: lock, cache: nil,
-                                binding: CacheBinding(storage: .keyring, issuer: Fixtures.issuer, clientID: "ci"),
-                                refresher: { TokenRefresher(http: OAuthHTTP(transport), clock: clock,
-                                                            authentication: .clientSecretPost(ClientSecret("s3cret"))) })
-        #expect(try getToken.run(.init(profile: "default")).accessToken == "at-new")
+        let provider = TokenProvider(profile: "default", store: store, clock: clock, lock: lock, cache: nil,
+                                     binding: CacheBinding(storage: .keyring, issuer: Fixtures.issuer, clientID: "ci"),
+                                     refresher: { TokenRefresher(http: OAuthHTTP(transport), clock: clock,
+                                                                 authentication: .clientSecretPost(ClientSecret("s3cret"))) })
+        #expect(try provider.run(.init()).accessToken == "at-new")
         #expect(lock.acquisitions == 1)
         let sent = try #require(transport.requests.first)
         #expect(formFields(of: sent) == ["grant_type": "client_credentials", "client_id": "ci", "client_secret": "s3cret"])

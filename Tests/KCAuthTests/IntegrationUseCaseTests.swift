@@ -231,9 +231,9 @@ import KCAuthTestSupport
         let context = KCAuthContext(adapters: fake.adapters)
         let events = Recorded<Login.Event>()
         let offered = Recorded<String>()
-        let answer = try context.kubectlLogin(try context.resolve(), kubectl: true)
-            .run(GetToken.Request(profile: "default", idToken: true), personPresent: true, canAsk: false,
-                 offerEncryptedStore: { offered.append($0.name); return false }, notify: { events.append($0) })
+        let answer = try context.tokenOrSignIn(try context.resolve(), kubectl: true)
+            .run(TokenProvider.Request(idToken: true), caller: context.signInCaller(stderrIsTerminal: true, credentialHelper: false),
+                 canAsk: false, offerEncryptedStore: { offered.append($0.name); return false }, notify: { events.append($0) })
         #expect(answer.token.accessToken == "at-1" && answer.token.idToken != nil)
         #expect(offered.values == ["default"] && fake.opener.opened.count == 1)
         #expect(fake.keyring.items["default"] != nil, "the session is stored for kubectl's next call")
@@ -254,8 +254,9 @@ import KCAuthTestSupport
             let fake = kubectlFake(info)
             let context = KCAuthContext(adapters: fake.adapters)
             #expect {
-                try context.kubectlLogin(try context.resolve(), kubectl: kubectl)
-                    .run(GetToken.Request(profile: "default"), personPresent: person, canAsk: false, notify: { event in Issue.record("\(event)") })
+                try context.tokenOrSignIn(try context.resolve(), kubectl: kubectl)
+                    .run(TokenProvider.Request(), caller: context.signInCaller(stderrIsTerminal: person, credentialHelper: false),
+                         canAsk: false, notify: { event in Issue.record("\(event)") })
             } throws: { ($0 as? KCAuthError)?.remedy == .signIn(profile: "default") }
             #expect(fake.opener.opened.isEmpty && fake.transport.requests.isEmpty)
         }
@@ -265,8 +266,9 @@ import KCAuthTestSupport
         let fake = kubectlFake(#"{"apiVersion":"client.authentication.k8s.io/v2"}"#)
         let context = KCAuthContext(adapters: fake.adapters)
         #expect {
-            try context.kubectlLogin(try context.resolve(), kubectl: true)
-                .run(GetToken.Request(profile: "default"), personPresent: true, canAsk: false, notify: { _ in })
+            try context.tokenOrSignIn(try context.resolve(), kubectl: true)
+                .run(TokenProvider.Request(), caller: context.signInCaller(stderrIsTerminal: true, credentialHelper: false),
+                     canAsk: false, notify: { _ in })
         } throws: { ($0 as? KCAuthError)?.code == .usage }
         #expect(fake.keyring.reads == 0)
     }

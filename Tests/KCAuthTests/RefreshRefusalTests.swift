@@ -4,7 +4,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 18 #6: a dead refresh token, whatever the provider calls it, ends the session for the
+/// `RefreshRefusal`: a dead refresh token, whatever the provider calls it, ends the session for the
 /// user (exit 4, sign in); every other refusal keeps it. The provider's answers are played by
 /// the fake transport: LemonLDAP::NG's bare `invalid_request` and the 401 cannot be produced by
 /// the test provider's defaults.
@@ -22,11 +22,11 @@ import KCAuthTestSupport
         try store.write(try s.encoded(), for: SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth"))
     }
 
-    var useCase: GetToken {
+    var useCase: TokenProvider {
         let transport = self.transport, clock = self.clock
-        return GetToken(store: store, clock: clock, lock: RecordingLock(), cache: MemoryTokenCache(),
-                        binding: CacheBinding(storage: .keyring, issuer: Fixtures.issuer, clientID: "kcauth"),
-                        refresher: { TokenRefresher(http: OAuthHTTP(transport), clock: clock) })
+        return TokenProvider(profile: "default", store: store, clock: clock, lock: RecordingLock(), cache: MemoryTokenCache(),
+                             binding: CacheBinding(storage: .keyring, issuer: Fixtures.issuer, clientID: "kcauth"),
+                             refresher: { TokenRefresher(http: OAuthHTTP(transport), clock: clock) })
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -64,7 +64,7 @@ import KCAuthTestSupport
         try storeExpiredSession()
         let before = store.items["default"]?.1
         transport.on(.post, Fixtures.tokenEndpoint, status: c.status, json: c.body)
-        let error = try #require(throws: KCAuthError.self) { try useCase.run(.init(profile: "default", scope: c.scope)) }
+        let error = try #require(throws: KCAuthError.self) { try useCase.run(.init(scope: c.scope)) }
         if c.over {
             #expect(error.code == .loginRequired, "exit 4")
             #expect(error.remedy == .signIn(profile: "default"))

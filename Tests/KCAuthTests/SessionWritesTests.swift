@@ -2,7 +2,7 @@ import Testing
 @testable import KCAuth
 import KCAuthTestSupport
 
-/// Every write of a session goes through `SessionWriter`: a refresh's new tokens (`GetToken`)
+/// Every write of a session goes through `SessionWriter`: a refresh's new tokens (`TokenProvider`)
 /// and the userinfo answer `whoami` keeps.
 @Suite struct SessionWritesTests {
     @Test func aRefreshIsWrittenAsTheSameSessionWithNewTokens() throws {
@@ -11,7 +11,7 @@ import KCAuthTestSupport
         fake.clock = FixedClock(time: Fixtures.now + 400)  // the access token expired, the refresh token did not
         fake.serveProvider(tokenResponses: [Fixtures.tokenResponse(accessToken: "at-2")])
         let context = KCAuthContext(adapters: fake.adapters)
-        let token = try context.getToken(try context.resolve()).run(GetToken.Request(profile: "default"))
+        let token = try context.tokenProvider(try context.resolve()).run(TokenProvider.Request())
         #expect(token.accessToken == "at-2")
         let stored = try AuthState.decode(try #require(try fake.keyring.read(profile: "default")), profile: "default")
         #expect(stored.accessToken == "at-2" && stored.sessionID == "s-1", "the same session, new tokens")

@@ -3,7 +3,7 @@ import KCAuth
 import KCAuthCore
 import KCAuthTestSupport
 
-/// `status` reports a locked keyring; it never asks to unlock it (issue 11 #8).
+/// `status` reports a locked keyring; it never asks to unlock it (a report asks nothing).
 @Suite struct StatusNeverPromptsTests {
     /// A keyring that is locked: it would prompt (and then answer) unless asked to only report.
     final class LockedKeyring: UnlockPrompting, @unchecked Sendable {

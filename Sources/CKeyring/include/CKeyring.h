@@ -1,5 +1,6 @@
 // CKeyring: the kernel key retention service (keyrings(7)) through the raw add_key(2) and
-// keyctl(2) system calls, for the encrypted store's unlocked data key (issue 19).
+// keyctl(2) system calls, for the encrypted store's unlocked data key
+// (keyrings(7): the user keyring outlives the process, so one `kcauth unlock` serves later ones).
 //
 // Why C: syscall(2) is variadic, and Swift cannot call variadic C functions; and the kernel's
 // constants are plain macros here. No libkeyutils: two system calls are all kcauth needs.

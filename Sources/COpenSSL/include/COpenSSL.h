@@ -84,7 +84,7 @@ int kc_ec_curve_bits(const EVP_PKEY *pkey);
 // the same ownership dance as kc_ecdsa_raw_to_der, in reverse.
 int kc_ecdsa_der_to_raw(const unsigned char *der, size_t der_len, unsigned char *out, size_t coord_len);
 
-// --- the encrypted session store (issue 19) ----------------------------------------------------
+// --- the encrypted session store (EncryptedSecretStore) ------------------------------------------
 
 // AES-256-GCM with a 12-byte nonce and a 16-byte tag over `aad` and `in` (RFC 5116 AEAD_AES_256_GCM).
 // Seal writes `in_len` bytes of ciphertext to `out` and the tag to `tag`; open checks the tag and

@@ -1,9 +1,9 @@
 import KCAuthContract
 import KCAuthCore
 
-/// `doctor`: every check kcauth depends on (issue 7), over the context's adapters: the store the
-/// profile uses, the configuration file, where each setting came from, the runtime directory,
-/// the browser launcher and the provider. Reports only; changes nothing.
+/// `doctor`: every check kcauth depends on, each with its fix, over the context's adapters: the
+/// store the profile uses, the configuration file, where each setting came from, the runtime
+/// directory, the browser launcher and the provider. Reports only; changes nothing.
 public struct Doctor: Sendable {
     public struct Report: Sendable, Equatable {
         /// The profile the checks were run for.

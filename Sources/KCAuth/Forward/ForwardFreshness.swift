@@ -44,13 +44,13 @@ final class ForwardFreshness: Sendable {
     static func margin(lifetime: Double) -> Double { min(refreshInterval, lifetime / 4) }
 
     func token(context: KCAuthContext, profile: ResolvedProfile, request: ForwardMessage.Request, scope: String?) throws -> Outcome {
-        let getToken = context.getToken(profile)
+        let provider = context.tokenProvider(profile)
         let now = context.clock.instant
         let name = profile.name
-        if let scope { return try narrowedToken(getToken, context: context, profile: profile, request: request, scope: scope, now: now) }
+        if let scope { return try narrowedToken(provider, context: context, profile: profile, request: request, scope: scope, now: now) }
 
         // The held token, refreshed only when it is not valid at all.
-        let held = try getToken.run(GetToken.Request(profile: name, minValid: 0, idToken: request.idToken))
+        let held = try provider.run(TokenProvider.Request(minValid: 0, idToken: request.idToken))
         var outcome = Outcome(token: held)
         if Self.satisfies(held, request.minValid, idToken: request.idToken, now: now) { return outcome }
 
@@ -70,13 +70,13 @@ final class ForwardFreshness: Sendable {
             outcome.limited = true
             return outcome
         }
-        outcome.token = try getToken.run(GetToken.Request(profile: name, minValid: wanted, idToken: request.idToken))
+        outcome.token = try provider.run(TokenProvider.Request(minValid: wanted, idToken: request.idToken))
         outcome.refreshed = outcome.token.accessToken != held.accessToken || outcome.token.idToken != held.idToken
         if outcome.refreshed { refreshes.withLock { $0[name] = now } }
         return outcome
     }
 
-    private func narrowedToken(_ getToken: GetToken, context: KCAuthContext, profile: ResolvedProfile, request: ForwardMessage.Request,
+    private func narrowedToken(_ provider: TokenProvider, context: KCAuthContext, profile: ResolvedProfile, request: ForwardMessage.Request,
                                scope: String, now: Instant) throws -> Outcome {
         let name = profile.name
         if let kept = narrowed.withLock({ $0[name] }) {
@@ -96,7 +96,7 @@ final class ForwardFreshness: Sendable {
                 return outcome
             }
         }
-        let token = try getToken.run(GetToken.Request(profile: name, minValid: request.minValid, scope: scope, idToken: request.idToken))
+        let token = try provider.run(TokenProvider.Request(minValid: request.minValid, scope: scope, idToken: request.idToken))
         narrowed.withLock { $0[name] = Narrowed(token: token, obtained: now) }
         refreshes.withLock { $0[name] = now }
         return Outcome(token: token, refreshed: true)

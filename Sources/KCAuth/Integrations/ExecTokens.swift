@@ -20,6 +20,6 @@ public struct ExecTokens: Sendable {
 
     func token(minValid: Double, idToken: Bool) throws -> (profile: String, token: IssuedToken) {
         guard let profile else { return try forwarded!(minValid, idToken) }
-        return (profile.name, try context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: minValid, idToken: idToken)))
+        return (profile.name, try context.tokenProvider(profile).run(TokenProvider.Request(minValid: minValid, idToken: idToken)))
     }
 }

@@ -20,6 +20,6 @@ struct HelperContext: Sendable {
 
     /// A token valid for the helpers' minimum (``HelperRule``) of the profile `name`.
     func token(_ profile: ResolvedProfile, force: Bool = false) throws -> IssuedToken {
-        try context.getToken(profile).run(GetToken.Request(profile: profile.name, minValid: HelperRule.minValid, force: force))
+        try context.tokenProvider(profile).run(TokenProvider.Request(minValid: HelperRule.minValid, force: force))
     }
 }

@@ -1,6 +1,6 @@
 import KCAuthCore
 
-/// `login` where no Secret Service runs (issue 19 #3): rather than fail, a person at the
+/// `login` where no Secret Service runs: rather than fail, a person at the
 /// terminal may be offered the encrypted store. Only when nothing chose the keyring explicitly (a
 /// flag, `KCAUTH_STORAGE`, or `storage =` in the profile), and never without a person.
 public struct StoreOffer: Sendable {

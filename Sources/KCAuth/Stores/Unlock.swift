@@ -1,7 +1,8 @@
 import KCAuthCore
 
 /// `unlock`: the encrypted store's data key into the kernel keyring for a while, so every later
-/// kcauth of this user reads the store without asking (issue 19).
+/// kcauth of this user reads the store without asking (keyrings(7):
+/// the user keyring is shared by the user's processes and outlives this one).
 public struct Unlock: Sendable {
     /// How long the store stays unlocked unless the person says otherwise.
     public static let defaultSeconds: UInt32 = 12 * 3600

@@ -13,7 +13,7 @@ extension Login {
     }
 }
 
-/// Issue 11 item 6, "already signed in": `kcauth login` for a profile whose stored session is
+/// "Already signed in": `kcauth login` for a profile whose stored session is
 /// still usable and whose settings this login would not change has nothing to do (as `aws sso
 /// login` users asked, aws/aws-cli#5972). `force` skips the check.
 struct AlreadySignedIn {
@@ -27,7 +27,7 @@ struct AlreadySignedIn {
         guard let found = find() else { return nil }
         if !options.kubectl { notify(.alreadySignedIn(found)) }
         guard options.wantsToken else { return .alreadySignedIn(token: nil) }
-        return .alreadySignedIn(token: try context.getToken(profile).run(GetToken.Request(profile: profile.name)))
+        return .alreadySignedIn(token: try context.tokenProvider(profile).run(TokenProvider.Request()))
     }
 
     /// The stored session when it is usable and made with the settings this login would use;
@@ -45,7 +45,7 @@ struct AlreadySignedIn {
               state.issuer == profile.issuer?.value, state.clientID == profile.clientID?.value,
               state.isClientCredentials == profile.usesClientCredentials,
               // `login --dpop` on a Bearer session (or the reverse) must sign in again: the key is
-              // made at login (issue 21).
+              // made at login and bound by the token endpoint (RFC 9449 §5).
               (state.dpop != nil) == profile.dpop.value.usesKey else { return nil }
         let health = SessionHealth.of(state, now: context.clock.instant)
         guard health.isUsable else { return nil }

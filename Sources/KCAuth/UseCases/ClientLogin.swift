@@ -1,10 +1,10 @@
 import KCAuthCore
 import KCAuthCrypto
 
-/// `kcauth login --client-credentials` (issue 11 items 9–10): a confidential client signs in as
+/// `kcauth login --client-credentials`: a confidential client signs in as
 /// itself (RFC 6749 §4.4), with no person and no browser. The session is written like a
 /// person's (`SessionWriter`) — to the profile's store, with its settings (where the credential
-/// comes from, never the credential) — without a refresh token; `GetToken` asks again when the
+/// comes from, never the credential) — without a refresh token; `TokenProvider` asks again when the
 /// token expires.
 public struct ClientLogin: Sendable {
     public struct Output: Sendable {

@@ -1,6 +1,6 @@
 import KCAuthCore
 
-/// `login` for a profile that names no provider or no client yet (issue 11 item 7): when
+/// `login` for a profile that names no provider or no client yet (first run): when
 /// someone can answer, it asks — a Keycloak server URL and realm, or an issuer URL, checked by
 /// fetching the discovery document before going on — and the login then saves the answers in
 /// the profile. When nobody can answer, the usage error names what is missing

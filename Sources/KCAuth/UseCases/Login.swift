@@ -2,10 +2,10 @@ import KCAuthCore
 
 /// `kcauth login`: everything between the command line and the stored session.
 /// 1. The profile is resolved; a profile that names no provider or client yet is completed by
-///    asking the person (first run, issue 11 item 7) when someone can answer.
-/// 2. A client that signs in as itself goes to `ClientLogin` (issue 11 item 9).
-/// 3. A profile still signed in with these settings has nothing to do (issue 11 item 6).
-/// 4. Otherwise one sign-in per profile across processes (`OneSignIn`, issue 18 #1): the flow
+///    asking the person (first run, `FirstRunQuestions`) when someone can answer.
+/// 2. A client that signs in as itself goes to `ClientLogin` (RFC 6749 §4.4).
+/// 3. A profile still signed in with these settings has nothing to do (`AlreadySignedIn`).
+/// 4. Otherwise one sign-in per profile across processes (`OneSignIn`): the flow
 ///    (`FlowDriver`), then one write of the new session (`SessionWriter`: cache, secret,
 ///    settings), with the move between stores when the profile's storage changed.
 /// The CLI parses and presents; a Swift program gets the same login.
@@ -29,7 +29,7 @@ public struct Login: Sendable {
         /// session is used silently, and `.signingInForKubectl` is said before the flow.
         public var kubectl: Bool
         /// Asked once the profile is complete, before anything is stored: whether the person
-        /// takes the encrypted store instead of a keyring that is not there (issue 19 #3).
+        /// takes the encrypted store instead of a keyring that is not there (`StoreOffer`).
         public var offerEncryptedStore: (@Sendable (ResolvedProfile) throws -> Bool)?
 
         public init(noBrowser: Bool = false, qr: Bool = false, authorization: AuthorizationParameters = AuthorizationParameters(),
@@ -127,7 +127,7 @@ public struct Login: Sendable {
         let signIn = { Result.signedIn(try flow(profile, options, notify: notify)) }
         // A memory session is this process's alone: nothing to wait for, nothing to share.
         if profile.storage.value == .memory { return try signIn() }
-        // One sign-in in flight per profile (issue 18 #1): a caller that finds one in progress
+        // One sign-in in flight per profile (`SignInLock`): a caller that finds one in progress
         // waits for it rather than opening a second browser.
         for _ in 0..<2 {
             var found: Result?

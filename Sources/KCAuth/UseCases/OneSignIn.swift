@@ -1,6 +1,6 @@
 import KCAuthCore
 
-/// One sign-in in flight per profile, across processes (issue 18 #1): the caller that finds the
+/// One sign-in in flight per profile, across processes (`SignInLock`): the caller that finds the
 /// profile's sign-in lock free signs in; a caller that finds it taken waits for that sign-in and
 /// then uses the session it stored, or ends as it ended. A waiter never starts a browser of its
 /// own, and a waiter that is interrupted leaves the sign-in in progress alone (it only holds

@@ -48,9 +48,11 @@ public struct Status: Sendable {
         public var storageState: EncryptedStoreState?
         /// What makes the profile usable again; nil when it is usable.
         public var fix: Fix?
-        /// How the profile's client authenticates (issue 11 item 11); `.none` for a public client.
+        /// How the profile's client authenticates (where its credential comes from, never the
+        /// credential); `.none` for a public client.
         public var clientAuth: ClientAuthenticationSetting = .none
-        /// A DPoP session's key and whether the provider bound the session (issue 21 #2).
+        /// A DPoP session's key and whether the provider bound the session (RFC 9449 §5:
+        /// `token_type` DPoP). Never the key.
         public var dpop: DPoPBinding?
     }
 

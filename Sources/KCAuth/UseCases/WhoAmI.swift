@@ -33,7 +33,8 @@ public struct WhoAmI: Sendable {
         public var storage: String
         /// The userinfo answer (OpenID Connect Core §5.3), when asked for.
         public var userinfo: JSONValue?
-        /// A DPoP session's key and whether the provider bound the session (issue 21 #2).
+        /// A DPoP session's key and whether the provider bound the session (RFC 9449 §5:
+        /// `token_type` DPoP). Never the key.
         public var dpop: DPoPBinding?
 
         public init(profile: String, issuer: String, clientID: String, claims: IdentityClaims?, rolesSource: String?,
@@ -59,7 +60,7 @@ public struct WhoAmI: Sendable {
     /// What asking the provider needs: the token refreshed first, HTTP, and the lock and
     /// writer that keep the answer with the session.
     struct Online: Sendable {
-        let getToken: GetToken
+        let tokens: TokenProvider
         let http: @Sendable () -> OAuthHTTP
         let lock: any ProfileLock
         let writer: SessionWriter
@@ -86,7 +87,7 @@ public struct WhoAmI: Sendable {
     public func run(profile: String, userinfo: Bool = false) throws -> Identity {
         guard userinfo else { return try identity(profile: profile) }
         guard let online else { throw KCAuthError(.internal, "no provider access for userinfo") }
-        _ = try online.getToken.run(GetToken.Request(profile: profile, minValid: 10))
+        _ = try online.tokens.run(TokenProvider.Request(minValid: 10))
         let identity = try self.identity(profile: profile, userinfo: online.http())
         if let answer = identity.userinfo { keep(answer, profile: profile, online) }
         return identity

@@ -2,7 +2,7 @@ import KCAuth
 import KCAuthContract
 import KCAuthCore
 
-/// `kcauth doctor`: every check kcauth depends on, one line each with a fix (issue 7).
+/// `kcauth doctor`: every check kcauth depends on, one line each with a fix (`Doctor`).
 enum DoctorCommand: Command {
     static let spec = CommandSpec(
         "doctor", summary: "Check the keyring, configuration, browser and provider",

@@ -24,10 +24,9 @@ enum RefreshCommand: Command {
             try InputText.check(raw, from: "--scope")
             return Scope.normalize(raw)
         }
-        let request = GetToken.Request(profile: profile.name, minValid: 0, force: true, scope: narrower,
-                                       idToken: command.flag(TokenOutput.idToken))
-        let token = try services.context.getToken(profile).run(request)
+        let request = TokenProvider.Request(minValid: 0, force: true, scope: narrower, idToken: command.flag(TokenOutput.idToken))
+        let token = try services.context.tokenProvider(profile).run(request)
         services.console.err("Refreshed profile '\(profile.name)'" + (token.expiresAt.map { "; the access token is valid until \($0)" } ?? "") + ".\n")
-        try TokenCommand.print(token, command, services, profile: profile.name)
+        try TokenCommand.print(token, command, services, profile: profile.name, prover: { try services.context.dpopProver(profile) })
     }
 }

@@ -1,7 +1,7 @@
 import KCAuthCore
 
 /// `kcauth setup-client`: the Keycloak client kcauth needs, as importable JSON and as `kcadm.sh`
-/// commands (issue 8). Prints text only: no network, nothing stored.
+/// commands (`KeycloakClientTemplate`). Prints text only: no network, nothing stored.
 enum SetupClientCommand: Command {
     static let spec = CommandSpec(
         "setup-client", summary: "Print the Keycloak client kcauth needs (JSON, kcadm.sh)",

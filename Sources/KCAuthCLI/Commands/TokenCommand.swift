@@ -31,26 +31,30 @@ enum TokenCommand: Command {
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         if let forwarded = try ForwardedSession.token(command, services, minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
                                                       idToken: command.flag(TokenOutput.idToken)) {
-            return try print(forwarded.token, command, services, profile: forwarded.profile)
+            return try print(forwarded.token, command, services, profile: forwarded.profile, prover: {
+                try services.context.dpopProver(services.context.resolve(SettingsFlags(profile: forwarded.profile)))
+            })
         }
         let profile = try services.resolve(command)
-        let request = GetToken.Request(profile: profile.name, minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
-                                       idToken: command.flag(TokenOutput.idToken))
+        let request = TokenProvider.Request(minValid: try seconds(command, minValid, default: TokenDefaults.minValid),
+                                            idToken: command.flag(TokenOutput.idToken))
         let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
         let output = KubectlLoginOutput(services, profile: profile.name)
-        let answer: (token: IssuedToken, signedIn: Login.Result?)
+        let answer: TokenOrSignIn.Output
         do {
             defer { output.end() }
-            answer = try services.context.kubectlLogin(profile, kubectl: format == .execCredential)
-                .run(request, personPresent: SignInNotice.personPresent(services), canAsk: services.console.stderrIsTTY,
+            answer = try services.context.tokenOrSignIn(profile, kubectl: format == .execCredential)
+                .run(request, caller: services.signInCaller(command: spec.name), canAsk: services.console.stderrIsTTY,
                      offerEncryptedStore: { try EncryptedStoreOffer.accepted($0, services) }, notify: output.show)
         }
         output.present(answer.signedIn)
-        try print(answer.token, command, services, profile: profile.name)
+        try print(answer.token, command, services, profile: profile.name, prover: answer.prover)
     }
 
-    /// Shared with `refresh`.
-    static func print(_ token: IssuedToken, _ command: ParsedCommand, _ services: Services, profile: String) throws {
+    /// Shared with `refresh`. `prover`: the library's maker of DPoP proofs for the token's
+    /// session, called only for a DPoP-bound token (the key is read from the store then).
+    static func print(_ token: IssuedToken, _ command: ParsedCommand, _ services: Services, profile: String,
+                      prover: () throws -> DPoPProver) throws {
         let idToken = command.flag(TokenOutput.idToken)
         if idToken, token.idToken == nil {
             throw KCAuthError(.loginRequired, "the session of profile '\(profile)' has no ID token", remedy: .signIn(profile: profile))
@@ -62,20 +66,13 @@ enum TokenCommand: Command {
             break
         }
         let format = command.value(TokenOutput.option).flatMap(TokenOutput.init(rawValue:)) ?? .raw
-        if let bound = try DPoPTokenOutput.render(token, format: format, idToken: idToken, command, key: {
-            // The key is read from the store only now, for this one proof.
-            let resolved = try services.context.resolve(SettingsFlags(profile: profile))
-            guard let secret = try services.context.store(for: resolved).read(profile: profile) else {
-                throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)')", remedy: .signIn(profile: profile))
-            }
-            return try OAuthHTTP.prover(for: try AuthState.decode(secret, profile: profile), clock: services.context.clock, profile: profile)
-        }) {
+        if let bound = try DPoPTokenOutput.render(token, format: format, idToken: idToken, command, key: prover) {
             services.console.out(bound)
             return
         }
         try format.check(token, idToken: idToken)
         services.console.out(format.render(token, idToken: idToken, profile: profile, now: services.context.clock.instant,
-                                               exec: try KubectlLogin.execInfo(services.environment).apiVersion))
+                                               exec: try KubernetesExecInfo(environment: services.environment).apiVersion))
     }
 
     /// A `--min-valid`-style number of seconds: plain decimal, 0 to 86400.

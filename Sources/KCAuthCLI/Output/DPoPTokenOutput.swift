@@ -1,6 +1,6 @@
 import KCAuthCore
 
-/// `kcauth token` for a DPoP-bound access token (RFC 9449 §7.1, issue 21): the token goes with a
+/// `kcauth token` for a DPoP-bound access token (RFC 9449 §7.1): the token goes with a
 /// proof for one request (`--dpop-url`, `--dpop-method`), made with the session's key, which
 /// never leaves this process.
 enum DPoPTokenOutput {

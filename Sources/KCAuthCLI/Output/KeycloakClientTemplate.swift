@@ -1,6 +1,6 @@
 import KCAuthCore
 
-/// The Keycloak client kcauth needs, for `kcauth setup-client` (issue 8): a public OpenID Connect
+/// The Keycloak client kcauth needs, for `kcauth setup-client`: a public OpenID Connect
 /// client with the standard flow (browser login, loopback redirect with any port on 127.0.0.1,
 /// RFC 8252 §7.3), the device grant, PKCE S256 required, and nothing else (no direct access
 /// grants, no implicit flow, no service account). Pure text: no network, nothing stored.

@@ -1,7 +1,7 @@
 import KCAuth
 import KCAuthCore
 
-/// kubectl's sign-in (``KubectlLogin``, which runs ``Login`` in its kubectl mode) on stderr, in
+/// kubectl's sign-in (``TokenOrSignIn``, which runs ``Login`` in its kubectl mode) on stderr, in
 /// `login`'s words (``LoginOutput``): stdout stays the ExecCredential, which the caller prints.
 struct KubectlLoginOutput: Sendable {
     let login: LoginOutput

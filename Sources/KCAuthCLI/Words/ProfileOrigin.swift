@@ -1,9 +1,9 @@
 import KCAuthContract
 import KCAuthCore
 
-/// Where the selected profile came from, in the words status, whoami and doctor use (issue 18
-/// #5): a `.kcauth-profile` picks a profile silently, so these say which file did. nil for
-/// `--profile` (the person just typed it) and for the built-in `default`.
+/// Where the selected profile came from, in the words status, whoami and doctor use
+/// (`DirectoryProfile`): a `.kcauth-profile` picks a profile silently, so these say which file did.
+/// nil for `--profile` (the person just typed it) and for the built-in `default`.
 enum ProfileOrigin {
     static func words(_ setting: Setting<String>) -> String? {
         switch setting.source {

@@ -88,8 +88,9 @@ enum RemedyWords {
         }
     }
 
-    /// Only ever advice: kcauth never falls back to a plaintext file by itself (issue 5); the
-    /// three stores that need no keyring are named, for a job without a terminal (issue 19).
+    /// Only ever advice: kcauth never falls back to a plaintext file by itself (a plaintext
+    /// store is only ever chosen by name); the three stores that need no keyring are named, for a
+    /// job without a terminal, which cannot be offered the encrypted store.
     static let chooseAStore = ", or choose a store explicitly: `--storage encrypted` (a passphrase-protected file; "
         + "`--passphrase-file PATH` without a terminal), `--storage file` (a plaintext file, on purpose) or `--storage memory` (nothing kept)"
 

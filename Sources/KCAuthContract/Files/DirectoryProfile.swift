@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The profile chosen by the directory (issue 18 #5): a `.kcauth-profile` file holding one
+/// The profile chosen by the directory: a `.kcauth-profile` file holding one
 /// profile name, in the current directory or the nearest parent, selects the profile for every
 /// command; `--profile` and `KCAUTH_PROFILE` come before it, `default_profile` after it.
 ///

@@ -1,4 +1,4 @@
-/// A browser launcher that was started (issue 11 #2): `xdg-open` that finds no browser, or a
+/// A browser launcher that was started: `xdg-open` that finds no browser, or a
 /// `$BROWSER` entry that cannot run here, exits non-zero within moments; the login polls this
 /// for a few seconds so it can fall back instead of waiting minutes for a page nobody sees.
 public protocol LaunchedBrowser: AnyObject {

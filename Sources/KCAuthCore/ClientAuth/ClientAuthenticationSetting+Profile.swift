@@ -1,5 +1,6 @@
 /// How a profile's section of the configuration file records its client authentication: where
-/// the credential comes from, never the credential.
+/// the credential comes from, never the credential (a secret in a
+/// configuration file is one more copy to leak).
 ///
 /// ```
 /// client_secret_env = KCAUTH_CLIENT_SECRET     # or client_secret_file = /run/secrets/client

@@ -1,5 +1,5 @@
-/// Where a confidential client's secret comes from: an environment variable (issue 11 names
-/// `KCAUTH_CLIENT_SECRET`; the CLI defines and documents it) or a file such as a mounted
+/// Where a confidential client's secret comes from: an environment variable
+/// (`KCAUTH_CLIENT_SECRET`; the CLI defines and documents it) or a file such as a mounted
 /// Kubernetes/Docker secret. Never argv: a command line is visible to every user of the machine.
 public struct ClientSecretSource: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Far above any real secret (Keycloak's are 32 characters), small enough to refuse a wrong

@@ -1,7 +1,7 @@
 extension TokenRefresher {
     /// A client-credentials session has no refresh token: when its token expires, the client
     /// asks again with its own credentials (RFC 6749 §4.4.3 "A refresh token SHOULD NOT be
-    /// included"). The caller (`GetToken`) holds the profile's lock, as for a refresh, so
+    /// included"). The caller (`TokenProvider`) holds the profile's lock, as for a refresh, so
     /// concurrent `kcauth token` calls request one token between them.
     func renewClientCredentials(_ state: AuthState, profile: String, scope: String?) throws -> AuthState {
         guard let authenticator = authenticator(for: state) else {

@@ -1,5 +1,5 @@
-/// What `whoami` and `status` say about a DPoP session (issue 21 #2): the key's thumbprint and
-/// whether the provider bound the session to it. Never the key itself.
+/// What `whoami` and `status` say about a DPoP session (RFC 9449 §5, §6.1): the key's thumbprint
+/// and whether the provider bound the session to it. Never the key itself.
 public struct DPoPBinding: Sendable, Equatable {
     /// How the binding was seen.
     public enum Evidence: String, Sendable, Equatable {

@@ -53,7 +53,8 @@ public struct ProviderChecks: Sendable {
                 senderConstraintCheck(discovery.status == .pass ? metadata : nil, dpop: dpop, par: par)]
     }
 
-    /// Issue 21 #4: whether the provider advertises DPoP and PAR, and what the profile uses.
+    /// Whether the provider advertises DPoP (RFC 9449 §5.1) and PAR (RFC 9126 §5), and what the
+    /// profile uses.
     func senderConstraintCheck(_ metadata: ProviderMetadata?, dpop: DPoPMode, par: PARMode) -> DoctorCheck {
         let (id, title) = Self.senderConstraint
         guard let metadata else { return .skip(id, title, "needs a valid discovery document") }

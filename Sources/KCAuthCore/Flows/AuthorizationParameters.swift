@@ -1,5 +1,5 @@
-/// The optional parameters of an authorization request that people ask for by name (issue 11
-/// item 5): OpenID Connect Core §3.1.2.1 (`prompt`, `max_age`, `ui_locales`, `login_hint`,
+/// The optional parameters of an authorization request that people ask for by name:
+/// OpenID Connect Core §3.1.2.1 (`prompt`, `max_age`, `ui_locales`, `login_hint`,
 /// `acr_values`), Keycloak's `kc_idp_hint` (straight to a brokered identity provider), and any
 /// any other parameter by name and value.
 public struct AuthorizationParameters: Sendable, Equatable {

@@ -17,7 +17,8 @@ public struct FlowDriver: Sendable {
         public var flow: LoginFlow
         /// Browser flow: when the launcher fails, switch to the device flow (if the provider has one).
         public var fallBackToDevice: Bool
-        /// Browser flow: the optional authorization request parameters (issue 11 item 5).
+        /// Browser flow: the optional authorization request parameters (OpenID Connect Core
+        /// §3.1.2.1).
         public var authorization = AuthorizationParameters()
         /// How the client authenticates at the token endpoint (public: `.none`).
         public var clientAuth: ClientAuthenticationSetting = .none

@@ -21,7 +21,7 @@ public enum FlowSelector {
 
     /// An SSH session without a forwarded display: a browser started here would open far from
     /// the person (or not at all), so the browser flow shows the URL and takes the answer pasted
-    /// back instead (issue 11 #1).
+    /// back instead (`PastedRedirect`).
     public static func browserIsRemote(_ environment: [String: String]) -> Bool {
         func set(_ name: String) -> Bool { !(environment[name] ?? "").trimmingWhitespace().isEmpty }
         return (set("SSH_CONNECTION") || set("SSH_TTY")) && !set("DISPLAY") && !set("WAYLAND_DISPLAY")

@@ -66,7 +66,8 @@ public struct SessionFinisher: Sendable {
         }
         try writer.write(state, profile: context.profile)
         var output = FlowDriver.Output(state: state, claims: claims)
-        // Issue 21: say when the provider bound differently from what the profile asked for.
+        // RFC 9449 §5: the token type says whether the provider bound; say when it bound
+        // differently from what the profile asked for.
         switch (context.dpopMode, binding) {
         case (.yes, .bearer): output.notice = .providerDidNotBind
         case (.refreshOnly, .dpop): output.notice = .accessTokenBound

@@ -1,4 +1,4 @@
-/// One sign-in in flight per profile, across processes (issue 18 #1).
+/// One sign-in in flight per profile, across processes.
 ///
 /// Six kubectl calls that find no session at once must not open six browsers: the first takes
 /// the profile's sign-in lock and signs in; the others see it taken, wait for it, and use the

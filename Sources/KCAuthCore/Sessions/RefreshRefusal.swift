@@ -1,4 +1,4 @@
-/// What a refused refresh grant (RFC 6749 §6) means for the session (issue 18 #6).
+/// What a refused refresh grant (RFC 6749 §6) means for the session.
 ///
 /// kcauth builds the refresh request itself and always completely (`grant_type`,
 /// `refresh_token`, `client_id`, the client's authentication, `scope` only when narrowing), so a
@@ -10,7 +10,7 @@
 /// |---|---|
 /// | Keycloak 26 | 400 `invalid_grant`: `Token is not active`, `Invalid refresh token`, `Session not active`, `Client session not active`, `Stale token`, `Offline session not active`, … (docs: keycloak-26 notes §i); 400 `invalid_scope` `Client no longer has requested consent from user` on a plain refresh |
 /// | LemonLDAP::NG | 400 `invalid_request`, no description |
-/// | others (issue 18) | `unauthorized_client` with a description naming the session; HTTP 401 with no OAuth error |
+/// | others seen in the field | `unauthorized_client` with a description naming the session; HTTP 401 with no OAuth error |
 /// | RFC 6749 §5.2 (what most providers send) | 400 `invalid_grant` |
 ///
 /// The classes:
@@ -44,7 +44,7 @@ public enum RefreshRefusal {
     }
 
     /// Whether the answer says in so many words that the session is over: then the stored
-    /// session is deleted (compare-and-delete, `GetToken`).
+    /// session is deleted (compare-and-delete, `TokenProvider`).
     public static func saysSessionIsOver(oauthError: OAuthErrorCode?, description: String?) -> Bool {
         guard let oauthError else { return false }
         if oauthError == .invalidGrant { return true }

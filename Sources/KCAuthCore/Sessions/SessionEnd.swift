@@ -97,7 +97,8 @@ public struct SessionEnd: Sendable {
     /// Built only when the provider is asked, so a local-only logout never initialises libcurl.
     let http: @Sendable () -> OAuthHTTP
     let browser: BrowserLogout
-    /// A confidential client's authenticator for the session being ended (issue 11 item 10).
+    /// A confidential client's authenticator for the session being ended (RFC 7009 §2.1:
+    /// a confidential client authenticates its revocation request).
     var authenticator: @Sendable (AuthState) -> ClientAuthenticator? = { _ in nil }
     /// For the DPoP proofs of a bound session's requests (their `iat`, RFC 9449 §4.2).
     var clock: (any TimeSource)?

@@ -1,4 +1,4 @@
-/// What the login's command line said about the settings of issue 11 that a profile keeps:
+/// What the login's command line said about the login-only settings a profile keeps:
 /// sticky authorization parameters and where the client's credentials come from (never the
 /// credentials: a secret in argv is readable by every user of the machine).
 public struct LoginSettingsFlags: Sendable, Equatable {

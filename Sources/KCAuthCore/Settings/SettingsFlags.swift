@@ -15,7 +15,8 @@ public struct SettingsFlags: Sendable, Equatable {
     public var port: UInt16?
     /// Seconds to wait for the browser.
     public var timeout: Double?
-    /// Issue 11: sticky authorization parameters and the client's credentials (see `LoginSettingsFlags`).
+    /// Login only: sticky authorization parameters and the client's credentials (see
+    /// `LoginSettingsFlags`).
     public var login = LoginSettingsFlags()
     /// The browser command given for this login (saved with it).
     public var browserCommand: BrowserCommand?

@@ -1,7 +1,7 @@
 import KCAuthContract
 
-/// Resolution of the issue 11 settings, with the same precedence as the rest: flag >
-/// environment > saved profile > default.
+/// Resolution of the login-only settings (`LoginSettingsFlags`), with the same precedence as the
+/// rest: flag > environment > saved profile > default.
 extension SettingsResolver {
     /// The variables a CI job sets for a confidential client: the variable of the row that names
     /// where the secret or assertion comes from (`client_secret_env`, `client_assertion_env`).

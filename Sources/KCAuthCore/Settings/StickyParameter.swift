@@ -1,10 +1,10 @@
 import KCAuthContract
 
-/// The authorization request parameters `login` remembers per profile (issue 11 item 5): they
+/// The authorization request parameters `login` remembers per profile: they
 /// describe how the profile signs in, not one login. Keycloak's `kc_idp_hint` (straight to a
 /// brokered identity provider), `acr_values` and `ui_locales` (OpenID Connect Core §3.1.2.1).
 ///
-/// One family (issue 22): the profile, the resolved profile, the login's flags, the
+/// One family: the profile, the resolved profile, the login's flags, the
 /// authorization request and "already signed in" each hold them as `[StickyParameter: …]` and
 /// loop over `allCases`. Adding one: a case here and its row in `SettingsCatalogue` (its key,
 /// flag, option text), then `make docs`.

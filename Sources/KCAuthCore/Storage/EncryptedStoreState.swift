@@ -1,4 +1,4 @@
-/// Whether the encrypted store is open, as `status` and `doctor` report it (issue 19 #5); read
+/// Whether the encrypted store is open, as `status` and `doctor` report it; read
 /// without asking anyone anything. The front end phrases it.
 public enum EncryptedStoreState: Sendable, Equatable {
     /// No key file yet: the first sign-in with the store creates it.

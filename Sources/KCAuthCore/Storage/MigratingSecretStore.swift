@@ -1,7 +1,6 @@
 /// Moves a profile between stores: the session is written to `target`, and only after that write
 /// succeeded is the copy in `previous` removed, so a failed login never loses the old session and
-/// a successful one never leaves a second copy behind (issue 5: "migrates it and removes the old
-/// copy").
+/// a successful one never leaves a second copy behind (a session lives in one store).
 ///
 /// Removing the old copy is best effort: the new session is already safe, so a failure there is
 /// reported through `report` (for a warning) rather than failing the login.

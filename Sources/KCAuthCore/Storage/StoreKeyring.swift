@@ -1,4 +1,4 @@
-/// The encrypted store's data key and the kernel's user keyring (issue 19): unlocking leaves the
+/// The encrypted store's data key and the kernel's user keyring (keyrings(7)): unlocking leaves the
 /// key there for every process of the user, locking revokes it, and a new passphrase wraps the
 /// same key again, or a new one that every session is re-sealed under. The passphrase is asked
 /// for (or read from a file) by the adapter.

@@ -1,6 +1,6 @@
-/// A store is about to wait for the person to unlock it in the keyring's own dialog (issue 11
-/// #8). The store only reports it; the CLI says it on stderr, because a password dialog that pops
-/// up while a terminal command seems to hang needs one line of explanation.
+/// A store is about to wait for the person to unlock it in the keyring's own dialog (Secret Service
+/// API, "Prompt"). The store only reports it; the CLI says it on stderr, because a password dialog
+/// that pops up while a terminal command seems to hang needs one line of explanation.
 public struct UnlockPromptNotice: Sendable, Equatable {
     /// The collection's label ("Login"), when the Secret Service gave one.
     public var keyring: String?

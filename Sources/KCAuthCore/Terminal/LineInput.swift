@@ -1,4 +1,4 @@
-/// Lines the person types or pastes at the terminal (paste-back, issue 11 #1), read without
+/// Lines the person types or pastes at the terminal (paste-back, `PastedRedirect`), read without
 /// blocking so that the loopback listener keeps serving the browser meanwhile.
 public protocol LineInput: AnyObject, Sendable {
     /// The complete lines that arrived since the last call (without their line ends), or nil

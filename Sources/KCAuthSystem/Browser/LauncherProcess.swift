@@ -1,7 +1,7 @@
 import Glibc
 import KCAuthCore
 
-/// A started launcher, watched for an early failure (issue 11 #2). When it fails and more
+/// A started launcher, watched for an early failure (`LaunchedBrowser`). When it fails and more
 /// candidates remain (the next `$BROWSER` entry, the next WSL launcher), the next one is started
 /// and watched in its place; `failure()` reports only when none is left.
 // @unchecked: one login polls it, from the listener's thread only.

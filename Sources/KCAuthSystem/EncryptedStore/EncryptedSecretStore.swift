@@ -6,7 +6,7 @@ import KCAuthCore
 import KCAuthCrypto
 import Synchronization
 
-/// `SecretStore` for machines without a Secret Service (issue 19): each profile's session sealed
+/// `SecretStore` for machines without a Secret Service: each profile's session sealed
 /// with AES-256-GCM in `$XDG_STATE_HOME/kcauth/<profile>.sealed`, under one random data key that
 /// `store.key` keeps wrapped by a key scrypt derives from the passphrase.
 ///

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import KCAuthCore
 
-/// `kcauth doctor` for a profile on the encrypted store (issue 19 #5): the kernel keyring, the
+/// `kcauth doctor` for a profile on the encrypted store: the kernel keyring, the
 /// key file's header, the profile's session header, and whether the store is unlocked. Nothing
 /// here asks for the passphrase or decrypts anything.
 public struct EncryptedStoreChecks {

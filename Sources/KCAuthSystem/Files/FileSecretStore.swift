@@ -15,7 +15,7 @@ import KCAuthCore
 public struct FileSecretStore: SecretStore {
     public let name = "file"
     public let directory: String
-    /// Told once per write: the one-line plaintext warning (issue 5: never silent).
+    /// Told once per write: the one-line plaintext warning (plaintext is never silent).
     private let warn: @Sendable (String) -> Void
 
     public init(directory: String, warn: @escaping @Sendable (String) -> Void = { _ in }) {

@@ -16,7 +16,7 @@ public struct LibSecretStore: UnlockPrompting {
     private let environment: LibSecretEnvironment
     /// 2 s: a healthy Secret Service answers a lookup or probe in 2–16 ms (linux-secret-service
     /// notes §4.2), so this is over 100 times any real answer, and a hung daemon or wedged bus is
-    /// reported while the person is still waiting for it (issue 10 asked for ≤ 2 s, not 5–6 s).
+    /// reported while the person is still waiting for it (within 2 s, not after 5–6 s).
     /// No operation waits on an unlock prompt under it: a locked collection is unlocked first,
     /// with its own wait (`unlockWait`).
     public static let defaultDeadline: Double = 2

@@ -1,7 +1,8 @@
 import KCAuthCore
 
-/// What to do about a locked default collection (issue 11 #8): ask the Secret Service to unlock
-/// it — which shows the keyring's own password dialog — or fail at once with the fix.
+/// What to do about a locked default collection (Secret Service API, "Unlock"): ask the Secret
+/// Service to unlock it — which shows the keyring's own password dialog — or fail at once with the
+/// fix.
 ///
 /// Only where a dialog can be seen and answered: a graphical session (DISPLAY or WAYLAND_DISPLAY).
 /// Headless, gnome-keyring's prompter cannot start and the request would only fail (or, with a

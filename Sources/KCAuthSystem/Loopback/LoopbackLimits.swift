@@ -1,4 +1,5 @@
-/// How many connections the loopback listener keeps, and for how long (issue 10, defect 5).
+/// How many connections the loopback listener keeps, and for how long, so silent
+/// connections cannot starve the browser's.
 ///
 /// A local process could open connections and send nothing: kept forever, they used up every
 /// slot, and the browser's redirect was closed unanswered. Now a connection has deadlines, and

@@ -13,7 +13,7 @@ extension LoopbackListener {
         // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
         guard isStart || request.path == path else { return .small(404, "Not found") }
         // Another user's program must not take the start URL (it is in the browser's argv) nor
-        // deliver a sign-in of its own (issue 10 #4); RFC 9110 §15.5.4: 403 Forbidden.
+        // deliver a sign-in of its own (`LoopbackPeer`); RFC 9110 §15.5.4: 403 Forbidden.
         if case .refused(let uid) = peerCheck(fd) {
             refused.append(RefusedConnection(uid: uid))
             return .small(403, "Forbidden")

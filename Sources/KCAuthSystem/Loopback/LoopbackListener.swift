@@ -84,58 +84,72 @@ final class LoopbackListener: BoundRedirectListener {
                 if let request = try tick() { return request }
                 nextTick = monotonicSeconds() + (interval.isFinite ? max(interval, 0.01) : .infinity)
             }
-            let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else {
+            guard deadline - monotonicSeconds() > 0 else {
                 throw KCAuthError(.timedOut, "no response from the browser within \(humanSeconds(timeout)) s")
             }
-            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
-            var wake = min(deadline, nextTick)
-            for connection in connections {
-                fds.append(pollfd(fd: connection.fd, events: Int16(connection.isResponding ? POLLOUT : POLLIN), revents: 0))
-                wake = min(wake, connection.deadline(limits))
-            }
-            let waitMillis = Int32(min(max((wake - monotonicSeconds()) * 1000, 0).rounded(.up), 60_000))
-            let ready = poll(&fds, nfds_t(fds.count), waitMillis)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw KCAuthError(.internal, "waiting for the browser failed", cause: String(cString: strerror(errno)))
-            }
+            guard let fds = try waitForEvents(on: connections, until: min(deadline, nextTick)) else { continue }
             let now = monotonicSeconds()
-
-            // Reverse order keeps the remaining indices (and their pollfd slots) valid on removal.
             let refusedBefore = refused.count
-            for index in connections.indices.reversed() {
-                let progress: LoopbackConnection.Progress
-                if fds[index + 1].revents != 0 {
-                    let fd = connections[index].fd
-                    progress = connections[index].advance(now: now) { answer($0, fd: fd, judge: judge) }
-                } else if connections[index].deadline(limits) <= now {
-                    progress = connections[index].expired  // idle, too slow, or not reading
-                } else {
-                    continue
-                }
-                switch progress {
-                case .open:
-                    break
-                case .closed:
-                    Glibc.close(connections.remove(at: index).fd)
-                case .finished(let request):
-                    Glibc.close(connections.remove(at: index).fd)
-                    return request
-                case .aborted(let error):
-                    Glibc.close(connections.remove(at: index).fd)
-                    throw error
-                }
-            }
+            if let request = try serve(&connections, ready: fds, now: now, judge: judge) { return request }
             if refused.count > refusedBefore { nextTick = now }  // say it now, not at the next tick
             if fds[0].revents & Int16(POLLIN) != 0 { acceptPending(into: &connections, now: now) }
         }
     }
 
+    /// Waits until `wake` at most (sooner for a connection's own deadline) for the listening socket
+    /// or a connection to be ready; returns the polled descriptors, the listener's first, or nil
+    /// when a signal interrupted the wait (the caller loops).
+    private func waitForEvents(on connections: [LoopbackConnection], until wake: Double) throws -> [pollfd]? {
+        var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
+        var wake = wake
+        for connection in connections {
+            fds.append(pollfd(fd: connection.fd, events: Int16(connection.isResponding ? POLLOUT : POLLIN), revents: 0))
+            wake = min(wake, connection.deadline(limits))
+        }
+        let waitMillis = Int32(min(max((wake - monotonicSeconds()) * 1000, 0).rounded(.up), 60_000))
+        if poll(&fds, nfds_t(fds.count), waitMillis) < 0 {
+            if errno == EINTR { return nil }
+            throw KCAuthError(.internal, "waiting for the browser failed", cause: String(cString: strerror(errno)))
+        }
+        return fds
+    }
+
+    /// Moves every connection that is ready (by `fds`, polled in the same order after the
+    /// listener's slot) or past its deadline one step; closes those that are done. Returns the
+    /// request that finished the sign-in, throws what aborted it, nil to go on waiting.
+    private func serve(_ connections: inout [LoopbackConnection], ready fds: [pollfd], now: Double,
+                       judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest? {
+        // Reverse order keeps the remaining indices (and their pollfd slots) valid on removal.
+        for index in connections.indices.reversed() {
+            let progress: LoopbackConnection.Progress
+            if fds[index + 1].revents != 0 {
+                let fd = connections[index].fd
+                progress = connections[index].advance(now: now) { answer($0, fd: fd, judge: judge) }
+            } else if connections[index].deadline(limits) <= now {
+                progress = connections[index].expired  // idle, too slow, or not reading
+            } else {
+                continue
+            }
+            switch progress {
+            case .open:
+                break
+            case .closed:
+                Glibc.close(connections.remove(at: index).fd)
+            case .finished(let request):
+                Glibc.close(connections.remove(at: index).fd)
+                return request
+            case .aborted(let error):
+                Glibc.close(connections.remove(at: index).fd)
+                throw error
+            }
+        }
+        return nil
+    }
+
     /// Accepts every queued connection (the listening socket is non-blocking).
     ///
     /// When every slot is taken, the connection that has waited longest for its request is
-    /// dropped to make room: silent connections must not lock the browser out (issue 10 #5).
+    /// dropped to make room: silent connections must not lock the browser out (`LoopbackLimits`).
     private func acceptPending(into connections: inout [LoopbackConnection], now: Double) {
         while true {
             let fd = accept(listenFD, nil, nil)

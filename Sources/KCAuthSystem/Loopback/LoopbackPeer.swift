@@ -1,6 +1,6 @@
 import Glibc
 
-/// Who may use the listener's start URL and callback (issue 10 #4, issue 18 #3).
+/// Who may use the listener's start URL and callback: only the user who runs the login.
 ///
 /// Any local user can connect to 127.0.0.1, and the start URL is in the browser's argv, which
 /// every local user can read in /proc/PID/cmdline. The kernel knows which user created the

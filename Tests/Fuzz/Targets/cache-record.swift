@@ -1,5 +1,5 @@
-// libFuzzer target (issue 17): the runtime cache file's one reader (both programs use it) never
-// traps, and whatever it reads, its writer writes back to the same record.
+// libFuzzer target (hostile input never traps): the runtime cache file's one reader (both programs
+// use it) never traps, and whatever it reads, its writer writes back to the same record.
 import KCAuthContract
 
 @_cdecl("LLVMFuzzerTestOneInput")

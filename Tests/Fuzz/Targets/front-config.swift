@@ -1,8 +1,8 @@
-// libFuzzer target, differential (issue 17): the front's configuration scanner against the full
-// program's parser. Whatever the front would serve from — a file it accepts and a profile whose
-// values all pass the catalogue (CacheGate) — the full program must read without a word and
-// resolve to the same cache binding. The other way round (the front hands off where the full
-// program would accept) is allowed: it only costs speed.
+// libFuzzer target, differential (front and full give one answer): the front's configuration
+// scanner against the full program's parser. Whatever the front would serve from — a file it
+// accepts and a profile whose values all pass the catalogue (CacheGate) — the full program must
+// read without a word and resolve to the same cache binding. The other way round (the front hands
+// off where the full program would accept) is allowed: it only costs speed.
 @testable import KCAuthFastPath
 import KCAuthContract
 import KCAuthCore

@@ -3,7 +3,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 11 item 5: what `idp_hint`, `prompt`, `max_age`, extra parameters … put in the
+/// What `idp_hint`, `prompt`, `max_age`, extra parameters … put in the
 /// authorization request, and the ID token checks max_age and an essential acr
 /// call for (OpenID Connect Core §3.1.2.1, §3.1.3.7).
 @Suite struct AuthorizationParametersTests {
@@ -17,12 +17,13 @@ import KCAuthTestSupport
         #expect(query["kc_idp_hint"] == "github" && query["login_hint"] == "alice" && query["prompt"] == "login consent")
         #expect(query["max_age"] == "0" && query["acr_values"] == "gold" && query["ui_locales"] == "de en")
         #expect(query["audience"] == "api & more" && query["state"] == request.state)
-        // Keycloak's hint leads, the other sticky ones follow the one-off ones (issue 22).
+        // Keycloak's hint leads, the other sticky ones follow the one-off ones
+        // (`AuthorizationParameters.fields`).
         #expect(parameters.fields.map(\.0) == ["kc_idp_hint", "login_hint", "prompt", "max_age", "acr_values", "ui_locales", "audience"])
     }
 
-    /// Issue 22: each sticky parameter is a remembered catalogue row with a flag and the text of
-    /// its option, and an extra parameter may not replace it.
+    /// One family (`StickyParameter`): each sticky parameter is a remembered catalogue row with a
+    /// flag and the text of its option, and an extra parameter may not replace it.
     @Test func everyStickyParameterHasItsCatalogueRow() {
         for parameter in StickyParameter.allCases {
             let row = parameter.row

@@ -2,8 +2,8 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 10 #4: the browser login keeps the authorization request out of the browser's argv and
-/// binds the browser to the login.
+/// Against login fixation (`BrowserBinding`): the browser login keeps the authorization request out
+/// of the browser's argv and binds the browser to the login.
 @Suite struct BrowserBindingTests {
     let transport = FakeTransport()
     let opener = RecordingOpener()

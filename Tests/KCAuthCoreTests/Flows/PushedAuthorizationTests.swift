@@ -3,7 +3,7 @@ import Testing
 @testable import KCAuthCore
 import KCAuthTestSupport
 
-/// Issue 21 #3: pushed authorization requests (RFC 9126) in the browser flow.
+/// Pushed authorization requests (RFC 9126) in the browser flow.
 @Suite struct PushedAuthorizationTests {
     static let parEndpoint = Fixtures.issuer + "/protocol/openid-connect/ext/par/request"
     static let requestURI = "urn:ietf:params:oauth:request_uri:abc-123"

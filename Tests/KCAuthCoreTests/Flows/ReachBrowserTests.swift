@@ -1,7 +1,8 @@
 import Testing
 @testable import KCAuthCore
 
-/// The pure parts of signing in from anywhere (issue 11 #1, #3, #4).
+/// The pure parts of signing in from anywhere: the browser command,
+/// WSL, and a browser that cannot reach the listener (paste-back).
 @Suite struct BrowserCommandTests {
     @Test(arguments: [
         ("firefox --private-window %s", ["firefox", "--private-window", "URL"]),

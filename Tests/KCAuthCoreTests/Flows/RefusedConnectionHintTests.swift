@@ -1,7 +1,7 @@
 import Testing
 @testable import KCAuthCore
 
-/// Issue 18 #3: a login that timed out after the listener refused connections blames those, not
+/// A login that timed out after the listener refused connections blames those, not
 /// the redirect URI (the browser did reach the listener, as another user).
 @Suite struct RefusedConnectionHintTests {
     @Test func aTimeoutAfterARefusalSaysSoInsteadOfSuggestingAFixedPort() {

@@ -3,8 +3,9 @@ import KCAuthCore
 import Testing
 @testable import KCAuthSystem
 
-/// Issue 10 #4: the login's start URL binds the browser that follows it (a cookie), and only
-/// the user running kcauth may use the start URL and the callback.
+/// Against login fixation (`BrowserBinding`, `LoopbackPeer`): the login's start URL binds the
+/// browser that follows it (a cookie), and only the user running kcauth may use the start URL and
+/// the callback.
 @Suite("Loopback browser binding")
 struct LoopbackBindingTests {
     let done = LandingPage.signedIn(user: nil, profile: "p")

@@ -3,7 +3,7 @@ import KCAuthCore
 import Testing
 @testable import KCAuthSystem
 
-/// Issue 18 #3: the listener learns the owner of a connection's client socket from one exact
+/// The listener learns the owner of a connection's client socket from one exact
 /// sock_diag lookup, serves this user and root (WSL's localhost relay), and refuses everyone
 /// else, including a peer whose owner cannot be established.
 @Suite("Loopback peer owner")

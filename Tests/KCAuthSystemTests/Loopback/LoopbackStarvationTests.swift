@@ -3,7 +3,7 @@ import KCAuthCore
 import Testing
 @testable import KCAuthSystem
 
-/// Issue 10 #5: connections that send nothing must not lock the browser out.
+/// `LoopbackLimits`: connections that send nothing must not lock the browser out.
 @Suite("Loopback listener under idle connections")
 struct LoopbackStarvationTests {
     let done = LandingPage.signedIn(user: nil, profile: "p")

@@ -1,4 +1,5 @@
-"""Switches that make the provider hostile or minimal, for kcauth's hardening tests (issue 10).
+"""Switches that make the provider hostile or minimal, for kcauth's hardening tests (hostile input
+never crashes it).
 
 Each one imitates something real providers do that Keycloak does not: numbers of any shape in
 token, device and ID-token answers, discovery without end-session or revocation, `invalid_request`

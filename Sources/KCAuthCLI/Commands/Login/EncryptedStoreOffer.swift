@@ -4,7 +4,7 @@ import Glibc
 import KCAuth
 import KCAuthCore
 
-/// `login` where no Secret Service runs (issue 19 #3): rather than fail, a person at the
+/// `login` where no Secret Service runs: rather than fail, a person at the
 /// terminal is offered the encrypted store (when: ``StoreOffer``). A job without a terminal
 /// still exits 5 with the three stores it can choose named in the hint.
 enum EncryptedStoreOffer {

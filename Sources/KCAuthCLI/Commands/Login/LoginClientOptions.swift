@@ -1,8 +1,8 @@
 import KCAuthContract
 import KCAuthCore
 
-/// `login`'s options for a confidential client (issue 11 items 9–10): the client-credentials
-/// grant, and where the client's secret, key or platform assertion comes from. Never the
+/// `login`'s options for a confidential client: the client-credentials grant
+/// (RFC 6749 §4.4), and where the client's secret, key or platform assertion comes from. Never the
 /// secret itself: a command line is visible to every user of the machine (`ps`, /proc).
 enum LoginClientOptions {
     static let clientCredentials = OptionSpec(SettingsCatalogue.grant)

@@ -1,10 +1,11 @@
 import KCAuth
 import KCAuthCore
 
-/// `login`'s settings flags, with issue 11's: the client-credentials grant (item 9; the `Login`
-/// use case hands such a login to `ClientLogin`), the request parameters and the session options.
+/// `login`'s settings flags, with those only `login` takes: the client-credentials grant (the
+/// `Login` use case hands such a login to `ClientLogin`), the request parameters and the session
+/// options.
 enum LoginFlags {
-    /// The settings flags of `login`, with the issue 11 ones.
+    /// The settings flags of `login`: the common ones, then the client's and the request's.
     static func flags(_ command: ParsedCommand, flow: FlowSetting?, workingDirectory: String?) throws -> SettingsFlags {
         var flags = try SettingsOptions.flags(command, flow: flow, workingDirectory: workingDirectory)
         try LoginClientOptions.apply(command, to: &flags.login, workingDirectory: workingDirectory)

@@ -1,8 +1,8 @@
 import KCAuthCore
 
-/// `login`'s choice of flow (issue 4): `--browser`, `--device`, `--flow` and `--qr`. The `Login`
-/// use case turns them, with the resolved `flow` setting (`KCAUTH_FLOW`, the profile's `flow`),
-/// into a `FlowChoice` (`FlowSelector`).
+/// `login`'s choice of flow (RFC 8252 browser or RFC 8628 device): `--browser`, `--device`,
+/// `--flow` and `--qr`. The `Login` use case turns them, with the resolved `flow` setting
+/// (`KCAUTH_FLOW`, the profile's `flow`), into a `FlowChoice` (`FlowSelector`).
 struct LoginFlowOptions {
     static let browser = OptionSpec("browser", help: "Use the browser flow (remembered for the profile)")
     static let device = OptionSpec("device", help: "Use the device flow: sign in on another device (remembered for the profile)")

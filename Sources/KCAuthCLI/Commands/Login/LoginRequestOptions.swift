@@ -1,7 +1,8 @@
 import KCAuthContract
 import KCAuthCore
 
-/// `login`'s authorization request parameters (issue 11 item 5) and `--force` (item 6).
+/// `login`'s authorization request parameters (`AuthorizationParameters`) and `--force` (skip
+/// "already signed in", `AlreadySignedIn`).
 /// The sticky ones (`--idp-hint`, `--acr-values`, `--ui-locales`: `StickyParameter`) are
 /// remembered per profile (they describe how this profile signs in), their options made from
 /// their catalogue rows; `--prompt`, `--login-hint`, `--max-age` and `--param` count for one login.

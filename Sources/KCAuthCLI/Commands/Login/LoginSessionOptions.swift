@@ -1,7 +1,7 @@
 import KCAuthContract
 import KCAuthCore
 
-/// `login`'s issue 21 options, remembered per profile: DPoP-bound sessions (RFC 9449) and
+/// `login`'s sender-constraint options, remembered per profile: DPoP-bound sessions (RFC 9449) and
 /// pushed authorization requests (RFC 9126).
 enum LoginSessionOptions {
     static let dpop = OptionSpec("dpop", help: "Bind the session to a key kcauth keeps with it (DPoP, RFC 9449), remembered for the profile")

@@ -2,7 +2,8 @@ import KCAuth
 import KCAuthCore
 
 /// `kcauth unlock`: the encrypted store's passphrase once, and its data key into the kernel's
-/// user keyring, so every later kcauth of this user reads the store without asking (issue 19).
+/// user keyring, so every later kcauth of this user reads the store without asking
+/// (`Unlock`; keyrings(7)).
 enum UnlockCommand: Command {
     static let spec = CommandSpec(
         "unlock", summary: "Unlock the encrypted store for every process of yours",

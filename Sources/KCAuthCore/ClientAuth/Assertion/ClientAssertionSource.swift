@@ -5,7 +5,7 @@
 /// Re-read on every token request: platforms rotate the file (Kubernetes refreshes projected
 /// tokens at 80 % of their life), so a value read at start-up goes stale in long jobs.
 ///
-/// The variable (issue 11 names `KCAUTH_CLIENT_ASSERTION`) is the CLI's to define and document.
+/// The variable (`KCAUTH_CLIENT_ASSERTION`) is the CLI's to define and document.
 public struct ClientAssertionSource: Sendable, CustomStringConvertible {
     /// Kubernetes service-account tokens are about 1 KiB; ID tokens with many claims a few KiB.
     public static let sizeLimit = 16 * 1024

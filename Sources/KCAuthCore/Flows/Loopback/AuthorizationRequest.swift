@@ -12,7 +12,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
     public let redirectURI: String
     public let clientID: String
     public let scope: String
-    /// `idp_hint`, `prompt`, extra parameters and the like (issue 11 item 5), after kcauth's own.
+    /// `idp_hint`, `prompt`, extra parameters and the like (`AuthorizationParameters`), after
+    /// kcauth's own.
     public var parameters = AuthorizationParameters()
     /// RFC 9449 §10: the thumbprint of the DPoP key the code is to be bound to.
     public var dpopJKT: String?

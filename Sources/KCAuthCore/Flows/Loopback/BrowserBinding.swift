@@ -1,6 +1,7 @@
 import KCAuthCrypto
 
-/// Ties one login to the browser kcauth started (issue 10, defect 4: login fixation).
+/// Ties one login to the browser kcauth started, against login fixation: the `state`
+/// alone does not help when another local user can read it.
 ///
 /// Without it, anyone who learns the authorization request (its `state`) can sign in at the
 /// provider as *themselves* and deliver their code to the listener first: the victim would be

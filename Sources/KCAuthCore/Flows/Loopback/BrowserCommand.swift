@@ -1,6 +1,6 @@
 import KCAuthContract
 
-/// The `browser_command` setting, `CMD ARGS %s` (issue 11 #4): a browser command with arguments, e.g. a
+/// The `browser_command` setting, `CMD ARGS %s`: a browser command with arguments, e.g. a
 /// private window or another browser profile, split into words the way a POSIX shell would
 /// (quotes and backslashes) but never run by a shell, so nothing in it or in the URL is expanded.
 public struct BrowserCommand: Sendable, Equatable {

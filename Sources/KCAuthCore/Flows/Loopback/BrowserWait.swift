@@ -1,4 +1,4 @@
-/// What the browser flow does while the listener waits (issue 11 #1, #2): counts down, watches a
+/// What the browser flow does while the listener waits: counts down, watches a
 /// launcher that may fail at once, and takes an answer pasted at the terminal.
 ///
 /// Driven by the listener's tick on the listener's thread; not shared.

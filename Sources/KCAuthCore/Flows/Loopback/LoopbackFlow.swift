@@ -33,44 +33,51 @@ struct LoopbackFlow: Sendable {
         // `request_uri`.
         let pusher = try PushedAuthorization.endpoint(mode: input.par, metadata: metadata)
             .map { PushedAuthorization(http: http, authenticator: authenticator, endpoint: $0) }
-        // RFC 8252 §7.3 wants the browser only once the listener is bound.
-        let started = input.openBrowser
-            ? try startBrowser(input, listener: listener, request: request, pusher: pusher, metadata: metadata)
-            : (url: request.url(authorizationEndpoint: metadata.authorizationEndpoint), launched: nil, error: nil)
-        var url = started.url
-        let launchError = started.error
-        if let launchError, fallBackToDevice { throw BrowserUnavailable(error: launchError) }
-        // No browser here (paste-back, or a browser that did not start): the URL is opened by
-        // hand, maybe on another machine that cannot reach the listener, so the push happens now.
-        if let pusher, !input.openBrowser || launchError != nil {
-            url = try pusher.browserURL(for: request, metadata: metadata)
-        }
-        // The URL is always shown, so the user can open it by hand when no browser starts.
-        notify(.authorizationURL(url))
-        if let launchError { notify(.browserFailed(launchError)) }
-        notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
-
-        let wait = BrowserWait(launched: started.launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
-                               now: sleeper.monotonicNow(), timeout: input.timeout)
-        // No browser here: the answer can only come back by hand (paste-back, issue 11 #1).
-        if !input.openBrowser || launchError != nil { wait.startPasting(notify) }
-
+        let browser = try open(input, listener: listener, request: request, pusher: pusher, metadata: metadata,
+                               fallBackToDevice: fallBackToDevice, notify: notify)
         let judge = CallbackJudge(expectedState: request.state, issuer: metadata.issuer,
                                   issRequired: metadata.authorizationResponseIssParameterSupported == true)
             .suggestingPAR(pusher == nil)
         let context = SessionFinisher.Context(profile: input.profile, clientID: input.clientID, requestedScope: input.scope,
                                               nonce: request.nonce, metadata: metadata).requiring(input.authorization.requirements)
             .proving(http.dpop, mode: input.dpop)
-        func redeem(_ code: String) -> Result<FlowDriver.Output, KCAuthError> {
-            notify(.received)
-            do {
-                let tokens = try CodeExchange(http: http, authenticator: authenticator).redeem(code: code, request: request, metadata: metadata)
-                return .success(try finisher.finish(tokens, context))
-            } catch {
-                return .failure(KCAuthError.wrapping(error))
-            }
+        return try wait(on: listener, judge: judge, browser: browser, input: input, notify: notify) { code in
+            redeem(code, request: request, metadata: metadata, context: context, notify: notify)
         }
-        return try self.wait(on: listener, judge: judge, browser: wait, input: input, redeem: redeem, notify: notify)
+    }
+
+    /// Starts the browser — RFC 8252 §7.3 wants it only once the listener is bound — or not, and
+    /// shows the URL and how the answer is expected; returns the wait's browser side. The URL
+    /// is always shown, so the user can open it by hand when no browser starts.
+    private func open(_ input: FlowDriver.Input, listener: any BoundRedirectListener, request: AuthorizationRequest,
+                      pusher: PushedAuthorization?, metadata: ProviderMetadata, fallBackToDevice: Bool,
+                      notify: (FlowDriver.Event) -> Void) throws -> BrowserWait {
+        let started = input.openBrowser
+            ? try startBrowser(input, listener: listener, request: request, pusher: pusher, metadata: metadata)
+            : (url: request.url(authorizationEndpoint: metadata.authorizationEndpoint), launched: nil, error: nil)
+        if let launchError = started.error, fallBackToDevice { throw BrowserUnavailable(error: launchError) }
+        // No browser here (paste-back, or a browser that did not start): the URL is opened by
+        // hand, maybe on another machine that cannot reach the listener, so the push happens now
+        // and the answer can only come back by hand (`PastedRedirect`).
+        let byHand = !input.openBrowser || started.error != nil
+        let url = if let pusher, byHand { try pusher.browserURL(for: request, metadata: metadata) } else { started.url }
+        notify(.authorizationURL(url))
+        if let launchError = started.error { notify(.browserFailed(launchError)) }
+        notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
+        let wait = BrowserWait(launched: started.launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
+                               now: sleeper.monotonicNow(), timeout: input.timeout)
+        if byHand { wait.startPasting(notify) }
+        return wait
+    }
+
+    /// The code exchange (RFC 6749 §4.1.3, with the PKCE verifier) and the new session.
+    private func redeem(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata,
+                        context: SessionFinisher.Context, notify: (FlowDriver.Event) -> Void) -> Result<FlowDriver.Output, KCAuthError> {
+        notify(.received)
+        return Result {
+            let tokens = try CodeExchange(http: http, authenticator: authenticator).redeem(code: code, request: request, metadata: metadata)
+            return try finisher.finish(tokens, context)
+        }.mapError(KCAuthError.wrapping)
     }
 
     /// Starts the browser at a one-shot local URL that redirects to the provider and binds the
@@ -103,55 +110,19 @@ struct LoopbackFlow: Sendable {
         }
     }
 
-    /// Runs the wait (`LoopbackWait`) until it is finished: the listener's requests and the lines
-    /// pasted at the terminal are its events. The exchange runs while the browser waits for its
-    /// page, so the page tells the truth about the whole login, not just about the redirect.
-    private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait,
-                      input: FlowDriver.Input, redeem: (String) -> Result<FlowDriver.Output, KCAuthError>,
-                      notify: (FlowDriver.Event) -> Void) throws -> FlowDriver.Output {
-        var machine = LoopbackWait<FlowDriver.Output>(judge: judge)
-        func advance(_ event: LoopbackWait<FlowDriver.Output>.Event) {
-            switch machine.handle(event) {
-            case .nothing: break
-            case .refusePaste(let reason): notify(.pasteRejected(reason: reason))
-            case .redeem(let code): _ = machine.handle(.redeemed(redeem(code)))
-            }
+    /// Runs the wait until it is finished: the listener's requests and the lines pasted at the
+    /// terminal feed its state machine (`LoopbackWaiter`, over `LoopbackWait`). The exchange runs
+    /// while the browser waits for its page, so the page tells the truth about the whole login,
+    /// not just about the redirect.
+    private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait, input: FlowDriver.Input,
+                      notify: (FlowDriver.Event) -> Void,
+                      redeem: (String) -> Result<FlowDriver.Output, KCAuthError>) throws -> FlowDriver.Output {
+        let waiter = LoopbackWaiter(judge: judge, listener: listener, browser: browser, clock: sleeper, profile: input.profile)
+        _ = try ExactRedirectHint.explainingTimeout(refused: { waiter.refused }) {
+            try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds,
+                                 tick: { try waiter.tick(notify: notify, redeem: redeem) },
+                                 judge: { waiter.judge($0, notify: notify, redeem: redeem) })
         }
-        var refused: [RefusedConnection] = []
-        _ = try ExactRedirectHint.explainingTimeout(refused: { refused }) { try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds, tick: {
-            for connection in listener.takeRefusedConnections() {
-                refused.append(connection)
-                notify(.connectionRefused(connection))
-            }
-            for line in try browser.tick(now: sleeper.monotonicNow(), notify: notify) where !line.trimmingWhitespace().isEmpty {
-                switch PastedRedirect.parse(line, redirectURI: listener.redirectURI) {
-                case .failure(let problem):
-                    notify(.pasteRejected(reason: problem.reason))
-                case .success(let callback):
-                    advance(.pasted(callback, browserBound: listener.browserBound))
-                    if machine.isFinished { return callback }
-                }
-            }
-            return nil
-        }, judge: { callback in
-            advance(.redirected(callback))
-            return Self.verdict(machine.state, profile: input.profile)
-        }) }
-        guard case .finished(let result) = machine.state else {
-            throw KCAuthError(.internal, "the loopback listener stopped without a result")
-        }
-        return try result.get()
-    }
-
-    /// The browser's page after a redirect moved the wait to `state`.
-    static func verdict(_ state: LoopbackWait<FlowDriver.Output>.State, profile: String) -> CallbackVerdict {
-        switch state {
-        case .finished(.success(let output)):
-            return .finish(.signedIn(user: output.claims.displayName(userinfo: output.state.userinfo), profile: profile))
-        case .finished(.failure(let error)):
-            return .finish(.signInFailed(error))
-        case .waiting, .pasted, .redirected:
-            return .keepWaiting(.notThisSignIn)
-        }
+        return try waiter.result()
     }
 }

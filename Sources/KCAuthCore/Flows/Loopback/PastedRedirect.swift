@@ -1,7 +1,8 @@
-/// Paste-back (issue 11 #1): the address a browser on another machine could not load — the
-/// provider's redirect to `http://127.0.0.1:PORT/callback?code=…&state=…` — copied from its
-/// address bar and pasted into kcauth's terminal. Parsing only: what the parameters mean is
-/// decided by the same `CallbackJudge` as for a redirect that reaches the listener.
+/// Paste-back (for a browser that cannot reach this machine's 127.0.0.1, RFC 8252 §7.3): the
+/// address a browser on another machine could not load — the provider's redirect to
+/// `http://127.0.0.1:PORT/callback?code=…&state=…` — copied from its address bar and pasted into
+/// kcauth's terminal. Parsing only: what the parameters mean is decided by the same `CallbackJudge`
+/// as for a redirect that reaches the listener.
 public enum PastedRedirect {
     /// The longest line accepted; a real redirect is a few hundred characters.
     public static let maxLength = 8192

@@ -1,5 +1,5 @@
 /// A connection to the loopback listener that was refused because it came from another user
-/// (issue 18 #3). Said at once, so the person does not wait out the timeout for a browser
+/// (`LoopbackPeer`). Said at once, so the person does not wait out the timeout for a browser
 /// whose connection will never be served.
 public struct RefusedConnection: Sendable, Equatable {
     /// The owner of the client's socket; nil when it could not be established (refused too).

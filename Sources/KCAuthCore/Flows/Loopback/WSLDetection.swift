@@ -1,4 +1,4 @@
-/// Windows Subsystem for Linux (issue 11 #3): there the browser is a Windows program, reached
+/// Windows Subsystem for Linux: there the browser is a Windows program, reached
 /// through `wslview` or Windows' own launchers, and it can reach kcauth's 127.0.0.1 listener
 /// (WSL2 forwards localhost), so the browser flow works without any display variable.
 public enum WSLDetection {

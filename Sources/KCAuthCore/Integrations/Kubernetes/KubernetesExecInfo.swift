@@ -17,6 +17,11 @@ public struct KubernetesExecInfo: Sendable, Equatable {
 
     public static let variable = ExecInfoRule.variable
 
+    /// What kubectl said in an environment (nothing: not run by kubectl, not interactive).
+    public init(environment: [String: String]) throws {
+        try self.init(environmentValue: environment[Self.variable])
+    }
+
     /// The variable's value from the environment; nil or empty means "not run by kubectl".
     /// Anything else that is not an ExecCredential object naming a known version is refused:
     /// answering in a version kubectl did not ask for only fails later, less clearly.

@@ -1,16 +1,17 @@
 import KCAuthContract
 import KCAuthCore
 
-/// `kcauth token` and `kcauth refresh`: a token that stays valid for at least `minValid`
-/// seconds, refreshing when needed (AppAuth's "refresh if needed, then act"). `TokenProvider`
-/// is the library's async facade over it; `KCAuthContext.getToken(_:)` builds it for a profile.
+/// The token source: a profile's token that stays valid for at least `minValid` seconds,
+/// refreshed when needed (AppAuth's "refresh if needed, then act"). `kcauth token` (through
+/// ``TokenOrSignIn``), `refresh`, the credential helpers, `exec` and the forwards run it
+/// (``run(_:)``); a Swift program awaits it (``freshAccessToken(minValid:)``).
+/// `KCAuthContext.tokenProvider(_:)` builds it for a resolved profile.
 ///
 /// The common case — a valid token — touches no network and, with the runtime cache, not even
 /// the keyring. A refresh happens under the session's cross-process lock, after re-reading the
 /// stored state, so concurrent callers refresh once and share the result.
-public struct GetToken: Sendable {
+public struct TokenProvider: Sendable {
     public struct Request: Sendable, Equatable {
-        public var profile: String
         public var minValid: Double
         /// `kcauth refresh`: refresh even if the token is still valid.
         public var force: Bool
@@ -20,8 +21,7 @@ public struct GetToken: Sendable {
         /// The caller wants the ID token: its expiry decides, and the cache is not used.
         public var idToken: Bool
 
-        public init(profile: String, minValid: Double = TokenDefaults.minValid, force: Bool = false, scope: String? = nil, idToken: Bool = false) {
-            self.profile = profile
+        public init(minValid: Double = TokenDefaults.minValid, force: Bool = false, scope: String? = nil, idToken: Bool = false) {
             // Callers validate their input; this keeps a library caller's NaN from meaning "never fresh".
             self.minValid = minValid.isFinite ? min(max(minValid, TokenDefaults.minValidRange.lowerBound), TokenDefaults.minValidRange.upperBound)
                 : TokenDefaults.minValid
@@ -34,6 +34,8 @@ public struct GetToken: Sendable {
     /// How long to wait for another process's refresh: its HTTP deadline plus keyring time.
     public static let lockTimeout = SessionWriter.lockTimeout
 
+    /// The profile this provider serves.
+    public let profile: String
     let store: any SecretStore
     let clock: any TimeSource
     let lock: any ProfileLock
@@ -45,8 +47,10 @@ public struct GetToken: Sendable {
     /// the end of a session the provider refused.
     let writer: SessionWriter
 
-    public init(store: any SecretStore, clock: any TimeSource, lock: any ProfileLock, cache: (any TokenCache)?,
+    /// A provider over given parts (the context builds it from a resolved profile; tests pass fakes).
+    public init(profile: String, store: any SecretStore, clock: any TimeSource, lock: any ProfileLock, cache: (any TokenCache)?,
                 binding: CacheBinding, refresher: @escaping @Sendable () throws -> TokenRefresher) {
+        self.profile = profile
         self.store = store
         self.clock = clock
         self.lock = lock
@@ -57,7 +61,6 @@ public struct GetToken: Sendable {
     }
 
     public func run(_ request: Request) throws -> IssuedToken {
-        let profile = request.profile
         let mayReuse = !request.force && request.scope == nil
         if mayReuse, !request.idToken, let cached = cache?.read(profile: profile), binding.admits(cached),
            stillValid(cached.expiresAt, request.minValid) {
@@ -82,7 +85,6 @@ public struct GetToken: Sendable {
     /// judged against what the store holds *now*, so one process can never delete or overwrite
     /// a session another process has just rotated (whatever lock that process took).
     private func refresh(_ current: AuthState, _ request: Request) throws -> IssuedToken {
-        let profile = request.profile
         var rotatedAway = current
         let next: AuthState
         do {
@@ -92,24 +94,36 @@ public struct GetToken: Sendable {
                 try writer.refreshed(rotatedAway, profile: profile)
             })
         } catch let error as KCAuthError {
-            let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
-            let stored = try? store.read(profile: profile).flatMap { try? AuthState.decode($0, profile: profile) }
-            if let newer = stored, !ours.contains(newer.refreshToken) {
-                // Another process stored a newer session meanwhile: it is not ours to delete,
-                // and its token serves this call if it is still valid.
-                if stillValid(request.idToken ? newer.idTokenExpiresAt : newer.expiresAt, 0) { return remember(newer, profile) }
-                throw error
-            }
-            if error.code == .loginRequired, stored != nil,
-               RefreshRefusal.saysSessionIsOver(oauthError: error.oauthError, description: error.cause) {
-                // The provider says the session is over, and the store still holds the refresh
-                // token that was refused: compare-and-delete. Settings stay. Every environment's
-                // cached copy of it is retired with it. (An answer that only implies it, such as
-                // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
-                writer.discard(profile: profile, session: current.sessionID, binding: binding)
-            }
-            throw error  // transient (network, 5xx, timeout): the stored state stays as it is
+            return try afterFailure(error, current: current, rotatedAway: rotatedAway, request)
         }
+        return try issue(next, current: current, request)
+    }
+
+    /// A refresh that failed, judged against the store: another process's newer session serves
+    /// this call (or the error stands), a session the provider ended is deleted, anything else
+    /// leaves the store as it is. Always throws, unless the newer session serves.
+    private func afterFailure(_ error: KCAuthError, current: AuthState, rotatedAway: AuthState, _ request: Request) throws -> IssuedToken {
+        let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
+        let stored = try? store.read(profile: profile).flatMap { try? AuthState.decode($0, profile: profile) }
+        if let newer = stored, !ours.contains(newer.refreshToken) {
+            // Another process stored a newer session meanwhile: it is not ours to delete,
+            // and its token serves this call if it is still valid.
+            if stillValid(request.idToken ? newer.idTokenExpiresAt : newer.expiresAt, 0) { return remember(newer, profile) }
+            throw error
+        }
+        if error.code == .loginRequired, stored != nil,
+           RefreshRefusal.saysSessionIsOver(oauthError: error.oauthError, description: error.cause) {
+            // The provider says the session is over, and the store still holds the refresh
+            // token that was refused: compare-and-delete. Settings stay. Every environment's
+            // cached copy of it is retired with it. (An answer that only implies it, such as
+            // a bare `invalid_request`, leaves the store to the next sign-in: `RefreshRefusal`.)
+            writer.discard(profile: profile, session: current.sessionID, binding: binding)
+        }
+        throw error  // transient (network, 5xx, timeout): the stored state stays as it is
+    }
+
+    /// The refresh's answer, kept with the session and handed out.
+    private func issue(_ next: AuthState, current: AuthState, _ request: Request) throws -> IssuedToken {
         if request.scope != nil {
             // A narrowed token answers this call only. The session keeps its granted scope and
             // its access token (so `token`, `whoami` and `status` go on describing the session),
