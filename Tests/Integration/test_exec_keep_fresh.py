@@ -11,8 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from helpers import login
 from kcauth import BINARY
+from provider import pid_alive
 
 # Reads the token file twice a second and checks each token it sees with the provider's userinfo
 # endpoint at that moment; prints what it saw, then exits 7.
@@ -91,3 +94,69 @@ def test_keep_fresh_dies_of_the_commands_signal_and_exits_4_without_a_session(kc
     assert kcauth("logout").returncode == 0
     r = kcauth("exec", "--keep-fresh", "--", "sh", "-c", "echo ran")
     assert r.returncode == 4 and "ran" not in r.stdout, r
+
+
+# The command notes its pid, then waits; SIGTERM makes it note that and exit 3.
+TRAPPING = r"""
+import os, signal, sys, time
+marker = sys.argv[1]
+signal.signal(signal.SIGTERM, lambda *a: (open(marker + ".term", "w").close(), sys.exit(3)))
+open(marker + ".tmp", "w").write(str(os.getpid()))
+os.rename(marker + ".tmp", marker)
+while True:
+    time.sleep(0.05)
+"""
+
+
+def blocked_signals(pid, thread):
+    """The blocked-signal mask of one of `pid`'s threads (/proc's SigBlk), as a set of numbers."""
+    for line in Path(f"/proc/{pid}/task/{thread}/status").read_text().splitlines():
+        if line.startswith("SigBlk:"):
+            mask = int(line.split()[1], 16)
+            return {n for n in range(1, 65) if mask & (1 << (n - 1))}
+    return set()
+
+
+@pytest.mark.parametrize("storage", ["keyring", "file"])
+def test_a_supervisors_sigterm_reaches_the_command_whatever_threads_kcauth_has(kcauth, provider, tmp_path, storage):
+    """With the keyring store, libsecret's GDBus worker runs in kcauth by the time the command
+    starts: a SIGTERM sent to kcauth may be delivered to it. It must still reach the command."""
+    login(kcauth, provider, "--storage", storage)
+    script = tmp_path / "trapping.py"
+    script.write_text(TRAPPING)
+    marker = tmp_path / "child"
+    errors = tmp_path / "stderr"
+    child = None
+    with open(errors, "w") as err:  # a file, not a pipe: an orphaned command would hold a pipe open
+        proc = subprocess.Popen([str(BINARY), "exec", "--keep-fresh", "--", sys.executable, str(script), str(marker)],
+                                env={**kcauth.env, "KCAUTH_TOKEN_CACHE": "off"},  # the store is read: libsecret's threads start
+                                stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.monotonic() + 30
+        while not marker.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, errors.read_text()
+            time.sleep(0.05)
+        child = int(marker.read_text())
+        token_file = Path(f"/proc/{child}/environ").read_bytes().split(b"KCAUTH_TOKEN_FILE=")[1].split(b"\0")[0].decode()
+        assert os.path.exists(token_file)
+        threads = os.listdir(f"/proc/{proc.pid}/task")
+        if storage == "keyring":
+            assert len(threads) > 1, "libsecret's threads run in kcauth"
+        # sigwaitinfo(2) unblocks what it waits for while it waits: kcauth's own taker shows so.
+        unblocked = [Path(f"/proc/{proc.pid}/task/{t}/comm").read_text().strip()
+                     for t in threads if signal.SIGTERM not in blocked_signals(proc.pid, t)]
+        assert blocked_signals(child, child) == set(), "the command starts with an empty signal mask"
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        orphan = child is not None and pid_alive(child)
+        if orphan:
+            os.kill(child, signal.SIGKILL)
+    assert proc.returncode == 3, (proc.returncode, errors.read_text())
+    assert unblocked == ["kcauth-signals"], "every other thread blocks SIGTERM: only kcauth's own takes it"
+    assert Path(str(marker) + ".term").exists(), "the command got the SIGTERM"
+    assert not orphan, "no orphan"
+    assert not os.path.exists(token_file) and not os.path.exists(os.path.dirname(token_file))
