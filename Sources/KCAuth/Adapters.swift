@@ -131,6 +131,7 @@ public struct Adapters: Sendable {
             lineInput: TerminalLineReader.standardInput())
         adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
         adapters.signInLock = { FileSignInLock() }
+        adapters.tokenFiles = SystemTokenFiles(environment: environment)
         // MARK: doctor, stores, ssh
         adapters.hostInspection = { [secretStore = adapters.secretStore] in
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
