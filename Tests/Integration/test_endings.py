@@ -64,8 +64,12 @@ class Harness:
         self.passphrase_file.write_text(PASSPHRASE + "\n")
         self.passphrase_file.chmod(0o600)
         self.idle_browser = self.tmp / "idle-browser"
-        # A browser that opens and leaves the page to a person who never comes.
-        self.idle_browser.write_text("#!/bin/sh\nexit 0\n")
+        # A browser that opens and leaves the page to a person who never comes; it notes the
+        # signal mask and ignored signals it started with.
+        # signal mask and ignored signals it started with (exec: the shell blocks every signal
+        # around a fork of its own).
+        self.idle_browser.write_text("#!/bin/sh\nexec grep -E '^Sig(Blk|Ign):' /proc/self/status > "
+                                     f"'{self.tmp}'/browser-$KCAUTH_ENDING_CASE\n")
         self.idle_browser.chmod(0o755)
         self.profiles = {}
         lines = []
@@ -139,6 +143,18 @@ def h(tmp_path_factory):
     harness.stop()
 
 
+def standard_signals(status):
+    """The SigBlk and SigIgn lines of a /proc status as sets of signal numbers 1-31 (glibc's
+    posix_spawn leaves its own internal real-time signals 32 and 33 ignored in every child)."""
+    sets = {}
+    for line in status.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("SigBlk", "SigIgn"):
+            mask = int(value.strip(), 16)
+            sets[key] = {n for n in range(1, 32) if mask & (1 << (n - 1))}
+    return sets
+
+
 def dies_by(sig):
     return -sig
 
@@ -161,6 +177,9 @@ def test_login_waiting_for_the_browser(h, storage, sig):
     run.wait_for_text("Waiting for the sign-in response on")
     port = int(re.search(r"http://127\.0\.0\.1:(\d+)/callback", run.stderr).group(1))
     assert port_open(port)
+    note = h.tmp / f"browser-{run.case}"
+    started_with = run.wait_until("the browser's note", lambda: note.exists() and note.read_text().count("\n") == 2 and note.read_text())
+    assert standard_signals(started_with) == {"SigBlk": set(), "SigIgn": set()}, "the browser starts with no signal blocked or ignored"
     run.send(sig)
     assert run.ended() == dies_by(sig)
     assert_clean(run)
@@ -557,6 +576,71 @@ def control_master(run):
     return None
 
 
+class SilentServer:
+    """A TCP listener on 127.0.0.1 that accepts and never sends ssh's banner: an ssh that
+    connects to it stays in its connecting phase. `.accepted` counts connections."""
+
+    def __init__(self):
+        import socket as sockets
+        import threading
+
+        self.listener = sockets.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.held = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                self.held.append(self.listener.accept()[0])
+            except OSError:
+                return
+
+    @property
+    def accepted(self):
+        return len(self.held)
+
+    def stop(self):
+        self.listener.close()
+        for connection in self.held:
+            connection.close()
+
+
+@signals()
+def test_ssh_connecting(h, remote, sig):
+    """kcauth ssh while its control connection waits for the server (a password prompt, a slow
+    host): the signal is passed on to that ssh and nothing is left."""
+    name = "main-file"
+    h.signed_in(name)
+    server = SilentServer()
+    try:
+        options = [o if o != str(remote.port) else str(server.port) for o in remote.ssh_options]
+        run = h.run("ssh", "--profile", h.profile(name), *options, remote.destination, "true")
+        run.wait_until("ssh connecting", lambda: server.accepted > 0)
+        connecting = run.wait_until("the connecting ssh", lambda: children(run.pid))
+        local = run.wait_until("the forward directory", lambda: forward_directories(run.pid))
+        run.send(sig)
+        status = run.ended(timeout=30)
+        if sig == signal.SIGKILL:
+            # Documented: the connecting ssh goes on until its connection is made or fails.
+            assert status == dies_by(sig)
+            assert all(pid_alive(p) for p in connecting)
+            for pid in connecting:
+                os.kill(pid, signal.SIGKILL)
+            assert wait_gone(connecting, 5) == []
+            for leftover in local:
+                shutil.rmtree(leftover, ignore_errors=True)
+            return
+        assert status in (255, 128 + sig), status
+        assert_clean(run)
+        assert wait_gone(connecting, 3) == []
+        assert not any(d.exists() for d in local)
+    finally:
+        server.stop()
+
+
 @stores
 @signals()
 def test_ssh_session_running(h, remote, storage, sig):
@@ -565,6 +649,7 @@ def test_ssh_session_running(h, remote, storage, sig):
     run, session, remote_dir = ssh_run(h, remote, name)
     master = run.wait_until("the control master", lambda: control_master(run))
     local = forward_directories(run.pid)
+    assert standard_signals(Path(f"/proc/{session}/status").read_text())["SigBlk"] == set(), "ssh runs with no signal blocked"
     run.send(sig)
     status = run.ended(timeout=30)
     if sig == signal.SIGKILL:

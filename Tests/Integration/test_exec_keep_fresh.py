@@ -265,3 +265,16 @@ def test_the_token_directory_of_a_kcauth_killed_by_sigkill_goes_at_the_next_run(
     r = kcauth("exec", "--keep-fresh", "--", "true")
     assert r.returncode == 0, r
     assert not token_file.exists() and not token_file.parent.exists(), "the next run removed the leftover"
+
+
+@pytest.mark.parametrize("keep_fresh", [False, True])
+def test_the_command_starts_with_an_empty_signal_mask_and_default_dispositions(kcauth, provider, keep_fresh):
+    """kcauth-full blocks the signals it takes in every thread; the command must not inherit that."""
+    login(kcauth, provider, "--storage", "keyring")
+    flags = ["--keep-fresh"] if keep_fresh else []
+    # The front serves a warm plain `exec` itself: the cache off sends it to the full program.
+    r = kcauth("exec", *flags, "--", "grep", "-E", "^Sig(Blk|Ign):", "/proc/self/status", env={"KCAUTH_TOKEN_CACHE": "off"})
+    assert r.returncode == 0, r
+    # Signals 1-31: glibc's posix_spawn leaves its internal real-time signals 32 and 33 ignored.
+    masks = {line.split(":")[0]: int(line.split()[1], 16) & 0x7FFFFFFF for line in r.stdout.splitlines()}
+    assert masks == {"SigBlk": 0, "SigIgn": 0}, r.stdout
