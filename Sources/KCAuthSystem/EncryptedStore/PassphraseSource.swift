@@ -74,7 +74,7 @@ public struct PassphraseSource: Sendable {
             _ = tcsetattr(STDIN_FILENO, TCSANOW, &restore)
             Self.say("\n")
         }
-        return ProcessSignals.onEnding(restoreOnEnding) {
+        return ProcessSignals.onEnding(restoreOnEnding, waitsForAPerson: true) {
             Self.say(prompt)
             var line: [UInt8] = []
             var byte: UInt8 = 0

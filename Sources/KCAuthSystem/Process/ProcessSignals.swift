@@ -81,14 +81,23 @@ public enum ProcessSignals {
     }
 
     /// Runs `body`; if a signal ends kcauth meanwhile, `cleanUp` runs first (on the taking
-    /// thread: it must not wait for `body`'s thread).
-    public static func onEnding<T>(_ cleanUp: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+    /// thread: it must not wait for `body`'s thread). `waitsForAPerson`: `body` waits for someone
+    /// to type (a passphrase prompt); an ending then does not wait for a refresh in flight
+    /// (``finishing(_:)``), since the person who pressed Ctrl-C is the one it waits for.
+    public static func onEnding<T>(_ cleanUp: @escaping @Sendable () -> Void, waitsForAPerson: Bool = false,
+                                   _ body: () throws -> T) rethrows -> T {
         let id = state.withLock { s in
             s.nextID += 1
             s.cleanUps.append((s.nextID, cleanUp))
+            if waitsForAPerson { s.prompting += 1 }
             return s.nextID
         }
-        defer { state.withLock { s in s.cleanUps.removeAll { $0.id == id } } }
+        defer {
+            state.withLock { s in
+                s.cleanUps.removeAll { $0.id == id }
+                if waitsForAPerson { s.prompting -= 1 }
+            }
+        }
         return try body()
     }
 
@@ -171,7 +180,7 @@ public enum ProcessSignals {
         enum Now { case end, wait, nothing }
         let now: Now = state.withLock { s in
             if s.ending { return .nothing }  // another thread is ending the process
-            if s.finishing > 0 {
+            if s.finishing > 0, s.prompting == 0 {
                 s.deferred = sig
                 return .wait
             }
@@ -210,6 +219,7 @@ public enum ProcessSignals {
         var cleanUps: [(id: Int, run: @Sendable () -> Void)] = []
         var nextID = 0
         var finishing = 0
+        var prompting = 0
         var deferred: Int32?
         var ending = false
     }
