@@ -36,8 +36,9 @@ public struct KeepFresh: Sendable {
         files.removeLeftovers()
         if let tokenFile, files.exists(tokenFile) {
             // The file is removed when COMMAND ends: one that was there would be lost with it.
-            throw KCAuthError(.usage, "\(Sanitize.oneLine(tokenFile, limit: 200)) exists; kcauth keeps the token only in a new file of its own, "
-                              + "which it removes when the command ends", hint: "name a path where nothing is yet")
+            throw KCAuthError(.usage, "\(Sanitize.oneLine(tokenFile, limit: 200)) exists; "
+                              + "kcauth keeps the token only in a new file of its own, which it removes when the command ends",
+                              hint: "name a path where nothing is yet")
         }
         var token = try fetch(minValid)  // exit 4 before COMMAND starts, as exec
 

@@ -15,8 +15,9 @@ import Glibc
 /// - while a verb passes signals on (``hold(_:)``: `exec --keep-fresh`, `ssh`, `forward-agent`),
 ///   it keeps them, in order, for the verb to take (``next()``);
 /// - otherwise kcauth ends by the signal, as if it had not been handled (a shell reports 128+N,
-///   130 for Ctrl-C), after the clean-ups registered for that moment (``onEnding(_:_:)``, such as
-///   the terminal's echo at a passphrase prompt) — and, when a request that changes the stored
+///   130 for Ctrl-C), after the clean-ups registered for that moment
+///   (``onEnding(_:waitsForAPerson:_:)``, such as the terminal's echo at a passphrase prompt)
+///   — and, when a request that changes the stored
 ///   session is at the provider (``finishing(_:)``: a refresh under the refresh lock), once its
 ///   answer is stored: killed in between, kcauth would lose a refresh token the provider has
 ///   already rotated. That wait is bounded (``finishingGrace``); a second signal ends it at once.

@@ -70,8 +70,8 @@ public final class SystemTokenFiles: TokenFiles, @unchecked Sendable {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let exists = errno == EEXIST
-            throw KCAuthError(exists ? .usage : .configuration,
-                              "cannot create \(Sanitize.oneLine(path, limit: 200)): \(exists ? "something is there now" : String(cString: strerror(errno)))")
+            let reason = exists ? "something is there now" : String(cString: strerror(errno))
+            throw KCAuthError(exists ? .usage : .configuration, "cannot create \(Sanitize.oneLine(path, limit: 200)): \(reason)")
         }
         var ok = fchmod(fd, 0o600) == 0
         let bytes = Array(text.utf8)

@@ -37,7 +37,8 @@ enum ExecCommand: Command {
                                 default: ExecVariable.defaultName)
 
     static let keepFresh = OptionSpec("keep-fresh", help: "Stay COMMAND's parent and keep the token fresh in a file ($\(KeepFresh.variable))")
-    static let tokenFile = OptionSpec("token-file", value: "PATH", help: "The file --keep-fresh keeps the token in (a new one: nothing may be there)")
+    static let tokenFile = OptionSpec("token-file", value: "PATH",
+                                      help: "The file --keep-fresh keeps the token in (a new one: nothing may be there)")
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         guard !command.positionals.isEmpty else {
