@@ -113,7 +113,9 @@ class Harness:
         self._signed = getattr(self, "_signed", set()) - {name}
 
     def run(self, *args, env=None, tty=False):
-        run = Run([BINARY, *args], {**self.kc.env, **(env or {})}, new_case(), self.tmp, tty=tty)
+        # The store is read, never the runtime cache: with the keyring, libsecret's threads run.
+        env = {**self.kc.env, "KCAUTH_TOKEN_CACHE": "off", **(env or {})}
+        run = Run([BINARY, *args], env, new_case(), self.tmp, tty=tty)
         self.runs.append(run)
         return run
 
@@ -153,6 +155,17 @@ def standard_signals(status):
             mask = int(value.strip(), 16)
             sets[key] = {n for n in range(1, 32) if mask & (1 << (n - 1))}
     return sets
+
+
+def threads(pid):
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def with_threads(run, storage):
+    """With the keyring store, kcauth has read it by now: libsecret's GDBus worker runs beside
+    kcauth's own signal thread, and a signal sent to the process may land on either."""
+    if storage == "keyring":
+        assert threads(run.pid) > 2, f"libsecret's threads run in kcauth ({threads(run.pid)} threads)"
 
 
 def dies_by(sig):
@@ -280,6 +293,7 @@ def test_refresh_holding_the_lock(h, storage, sig):
     run = h.run("refresh", "--profile", h.profile(name))
     run.wait_until("the refresh at the provider", lambda: h.slow.held_refreshes() > arrived)
     assert held(lock)
+    with_threads(run, storage)
     run.send(sig)
     started = time.monotonic()
     assert run.ended(timeout=FINISHING_GRACE + 10) == dies_by(sig)
@@ -389,6 +403,7 @@ def test_keep_fresh_running_the_command(h, storage, sig):
     name = f"main-{storage}"
     h.signed_in(name)
     run, child, token_file, _ = keep_fresh(h, name)
+    with_threads(run, storage)
     run.send(sig)
     assert run.ended() == dies_by(sig), "the command died of the signal passed on, and kcauth as it"
     if sig == signal.SIGKILL:
@@ -475,12 +490,26 @@ def forward_agent(h, name):
     return run, path
 
 
+def ask(path):
+    """One request to a forward's socket, as the remote kcauth makes it; the answer's fields."""
+    import json
+    import socket as sockets
+
+    with sockets.socket(sockets.AF_UNIX) as s:
+        s.settimeout(20)
+        s.connect(str(path))
+        s.sendall(b'{"profile":null,"min_valid":30,"id_token":false}\n')
+        return json.loads(s.makefile().readline())
+
+
 @stores
 @signals()
 def test_forward_agent_serving(h, storage, sig):
     name = f"main-{storage}"
     h.signed_in(name)
     run, path = forward_agent(h, name)
+    assert ask(path)["access_token"], "served once: the store was read"
+    with_threads(run, storage)
     run.send(sig)
     if sig == signal.SIGKILL:
         assert run.ended() == dies_by(sig)
@@ -536,9 +565,15 @@ def test_forward_agent_with_a_silent_client_connected(h, sig):
 def remote(tmp_path_factory):
     if os.geteuid() != 0 or not os.path.exists("/usr/sbin/sshd"):
         pytest.fail("the ssh cases need root and openssh-server (scripts/install-deps)")
-    from test_ssh_forward import Remote
+    import test_ssh_forward
 
-    r = Remote(tmp_path_factory.mktemp("endings-ssh"))
+    # test_ssh_forward's sshd and test user, but a user of the harness's own: a Remote replaces
+    # its user's authorized_keys, and test_ssh_forward may run at the same time elsewhere.
+    shared, test_ssh_forward.REMOTE_USER = test_ssh_forward.REMOTE_USER, "kcauth-endings"
+    try:
+        r = test_ssh_forward.Remote(tmp_path_factory.mktemp("endings-ssh"))
+    finally:
+        test_ssh_forward.REMOTE_USER = shared
     yield r
     r.stop()
 
@@ -560,10 +595,17 @@ def session_of(run):
     return run.wait_until("the ssh session running", find)
 
 
-def ssh_run(h, remote, name, command="sleep 60"):
+def ssh_run(h, remote, name):
+    """kcauth ssh running a session whose remote command asks for a token once (so the laptop
+    has read its store), then waits."""
+    served = h.tmp / f"served-{uuid.uuid4().hex[:8]}"
+    remote_served = f"/tmp/{served.name}"
+    command = f"{remote.kcauth} token >/dev/null && touch {remote_served}; sleep 60"
     run = h.run("ssh", "--profile", h.profile(name), *remote.ssh_options, remote.destination, command)
     session, remote_dir = session_of(run)
     run.wait_until("the remote directory", remote_dir.exists)
+    run.wait_until("a token served over the forward", lambda: os.path.exists(remote_served))
+    os.unlink(remote_served)
     return run, session, remote_dir
 
 
@@ -647,6 +689,7 @@ def test_ssh_session_running(h, remote, storage, sig):
     name = f"main-{storage}"
     h.signed_in(name)
     run, session, remote_dir = ssh_run(h, remote, name)
+    with_threads(run, storage)
     master = run.wait_until("the control master", lambda: control_master(run))
     local = forward_directories(run.pid)
     assert standard_signals(Path(f"/proc/{session}/status").read_text())["SigBlk"] == set(), "ssh runs with no signal blocked"
