@@ -6,13 +6,15 @@ import KCAuthCore
 /// The real ``TokenFiles``: a private directory on memory-backed storage (``TokenDirectory``),
 /// a first write that creates the file exclusively (`O_EXCL | O_NOFOLLOW`: nothing that is there
 /// is overwritten, no link is followed), later writes by temp file and rename (``AtomicFile``)
-/// while the file there is still kcauth's, and a removal of that file only.
+/// while the file there is still kcauth's, and a removal of that file only. "Still kcauth's":
+/// the same file as a descriptor kcauth keeps open on what it wrote (an open file's inode
+/// cannot be reused by a file put there meanwhile, as a bare device and inode number could).
 public final class SystemTokenFiles: TokenFiles, @unchecked Sendable {
     // @unchecked: the mutable state is only touched under `mutex`.
     private let directory: TokenDirectory
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    /// The file each path holds since kcauth wrote it (device, inode).
-    private var written: [String: (dev_t, ino_t)] = [:]
+    /// A descriptor on the file each path holds since kcauth wrote it.
+    private var written: [String: Int32] = [:]
     /// The flock of each private directory made.
     private var locks: [String: Int32] = [:]
 
@@ -41,32 +43,44 @@ public final class SystemTokenFiles: TokenFiles, @unchecked Sendable {
     }
 
     public func write(_ text: String, to path: String) throws {
+        let held: Int32
         if let ours = locked({ written[path] }) {
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_dev == ours.0, info.st_ino == ours.1 else {
+            guard Self.isSame(path, ours) else {
                 throw KCAuthError(.configuration, "\(Sanitize.oneLine(path, limit: 200)) is no longer the token file kcauth wrote; "
                                   + "not writing over what is there now")
             }
             try AtomicFile.write(text, to: path)
+            held = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         } else {
-            try Self.create(text, at: path)
+            held = try Self.create(text, at: path)
         }
-        var info = stat()
-        if lstat(path, &info) == 0 { locked { written[path] = (info.st_dev, info.st_ino) } }
+        let previous = locked { () -> Int32? in
+            defer { written[path] = held >= 0 ? held : nil }
+            return written[path]
+        }
+        if let previous { close(previous) }
     }
 
     public func remove(_ path: String, directory: String?) {
-        let ours = locked { written.removeValue(forKey: path) }
-        var info = stat()
-        if let ours, lstat(path, &info) == 0, info.st_dev == ours.0, info.st_ino == ours.1 { unlink(path) }
+        if let ours = locked({ written.removeValue(forKey: path) }) {
+            if Self.isSame(path, ours) { unlink(path) }
+            close(ours)
+        }
         guard let directory else { return }
         let lock = locked { locks.removeValue(forKey: directory) }
         rmdir(directory)
         if let lock { close(lock) }
     }
 
-    /// The file's first version: created (0600) where nothing is, never through a link.
-    static func create(_ text: String, at path: String) throws {
+    /// Whether `path` (not followed) is the file open at `fd`.
+    static func isSame(_ path: String, _ fd: Int32) -> Bool {
+        var there = stat(), ours = stat()
+        return lstat(path, &there) == 0 && fstat(fd, &ours) == 0 && there.st_dev == ours.st_dev && there.st_ino == ours.st_ino
+    }
+
+    /// The file's first version: created (0600) where nothing is, never through a link; the
+    /// descriptor kcauth keeps on it.
+    static func create(_ text: String, at path: String) throws -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let exists = errno == EEXIST
@@ -83,11 +97,12 @@ public final class SystemTokenFiles: TokenFiles, @unchecked Sendable {
             offset += max(n, 0)
         }
         ok = ok && fsync(fd) == 0
-        let reason = String(cString: strerror(errno))
-        close(fd)
         guard ok else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
             unlink(path)
             throw KCAuthError(.configuration, "cannot write \(Sanitize.oneLine(path, limit: 200)): \(reason)")
         }
+        return fd
     }
 }
