@@ -82,6 +82,9 @@ class Harness:
         self.kc.config_file.write_text("\n".join(lines))
         self.kc.config_file.chmod(0o600)
         self.runs = []
+        # Directories a case saw a forward make (here and on the "remote" host): removed at the
+        # end if a failing case left them.
+        self.forward_dirs = []
 
     @staticmethod
     def _profile_list():
@@ -133,6 +136,8 @@ class Harness:
     def stop(self):
         for run in self.runs:
             run.stop()
+        for directory in self.forward_dirs:
+            shutil.rmtree(directory, ignore_errors=True)
         for p in (self.provider, self.slow):
             p.stop()
         self.keyring.stop()
@@ -508,6 +513,7 @@ def test_forward_agent_serving(h, storage, sig):
     name = f"main-{storage}"
     h.signed_in(name)
     run, path = forward_agent(h, name)
+    h.forward_dirs.append(path.parent)
     assert ask(path)["access_token"], "served once: the store was read"
     with_threads(run, storage)
     run.send(sig)
@@ -604,6 +610,7 @@ def ssh_run(h, remote, name):
     run = h.run("ssh", "--profile", h.profile(name), *remote.ssh_options, remote.destination, command)
     session, remote_dir = session_of(run)
     run.wait_until("the remote directory", remote_dir.exists)
+    h.forward_dirs += [remote_dir, *forward_directories(run.pid)]
     run.wait_until("a token served over the forward", lambda: os.path.exists(remote_served))
     os.unlink(remote_served)
     return run, session, remote_dir
@@ -663,6 +670,7 @@ def test_ssh_connecting(h, remote, sig):
         run.wait_until("ssh connecting", lambda: server.accepted > 0)
         connecting = run.wait_until("the connecting ssh", lambda: children(run.pid))
         local = run.wait_until("the forward directory", lambda: forward_directories(run.pid))
+        h.forward_dirs += local
         run.send(sig)
         status = run.ended(timeout=30)
         if sig == signal.SIGKILL:
