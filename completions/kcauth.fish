@@ -174,7 +174,7 @@ complete -c kcauth -n '__kcauth_using exec' -l profile -x -a '(__kcauth_profiles
 complete -c kcauth -n '__kcauth_using exec' -l env -x -d 'Variable for the access token (NAME=id: the ID token); repeatable'
 complete -c kcauth -n '__kcauth_using exec' -l min-valid -x -d 'Refresh if the token expires sooner than this'
 complete -c kcauth -n '__kcauth_using exec' -l keep-fresh -d 'Stay COMMAND\'s parent and keep the token fresh in a file ($KCAUTH_TOKEN_FILE)'
-complete -c kcauth -n '__kcauth_using exec' -l token-file -x -d 'The file --keep-fresh keeps the token in'
+complete -c kcauth -n '__kcauth_using exec' -l token-file -x -d 'The file --keep-fresh keeps the token in (a new one: nothing may be there)'
 complete -c kcauth -n '__kcauth_using exec' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using ssh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to lend the remote host; repeatable'

@@ -142,7 +142,7 @@ public struct Adapters: Sendable {
         // MARK: integrations: git and docker helpers, exec, kubeconfig
         adapters.standardInput = SystemStandardInput()
         adapters.launcher = SystemCommandLauncher()
-        adapters.tokenFiles = SystemTokenFiles()
+        adapters.tokenFiles = SystemTokenFiles(environment: environment)
         adapters.kubeconfigFiles = SystemKubeconfigFiles()
         // MARK: doctor, stores, ssh
         adapters.hostInspection = { [secretStore = adapters.secretStore] in

@@ -1,8 +1,14 @@
+import KCAuth
 import KCAuthCore
 
 /// The testable entry point: argv, environment and console in, exit status out.
 public enum KCAuthMain {
     public static let version = "0.1.0"
+
+    /// The program's signals, taken for the whole process (``ProgramSignals``): the first call of
+    /// `main`, before any thread exists. Not part of ``run(arguments:environment:console:)``,
+    /// which in-process tests call.
+    public static func takeSignals() { ProgramSignals.takeOver() }
 
     public static func run(arguments: [String], environment: [String: String], console: any Console) -> Int32 {
         run(arguments: arguments, console: console) { command in

@@ -102,6 +102,12 @@ class Provider:
             return []
         return [json.loads(line) for line in text.splitlines() if line.strip()]
 
+    def held_refreshes(self):
+        """How many refresh grants arrived at a provider started with refresh_delay (each is
+        noted when it arrives, before the delay)."""
+        path = Path(str(self.request_log_path) + ".held")
+        return len(path.read_text().split()) if path.exists() else 0
+
     def token_requests(self, grant_type=None):
         """The token-endpoint entries of the request log, optionally of one grant type."""
         return [

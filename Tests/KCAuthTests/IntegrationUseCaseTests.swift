@@ -186,6 +186,18 @@ import KCAuthTestSupport
         #expect(fake.tokenFiles.directories.isEmpty, "a given path gets no private directory")
     }
 
+    @Test func keepFreshRefusesATokenFileThatExistsBeforeAnythingStartsAndSweepsLeftovers() throws {
+        fake.tokenFiles.existing = ["/home/u/.token"]
+        let context = self.context
+        let keepFresh = context.keepFresh(try tokens(context))
+        #expect { try keepFresh.run(["x"], minValid: 60, tokenFile: "/home/u/.token") { _ in } } throws: { error in
+            let e = error as? KCAuthError
+            return e?.code == .usage && e?.message.hasPrefix("/home/u/.token exists; kcauth keeps the token only in a new file") == true
+        }
+        #expect(fake.launcher.launched.isEmpty && fake.tokenFiles.writes.isEmpty && fake.tokenFiles.existing == ["/home/u/.token"])
+        #expect(fake.tokenFiles.leftoverSweeps == 1, "the leftovers of killed runs are looked for on every run")
+    }
+
     // MARK: kubeconfig
 
     static let entry = KubeconfigEntry(profile: "work", cluster: "prod", args: ["token", "work"])

@@ -72,13 +72,13 @@ public struct SSHForward: Sendable {
     }
 
     public func run(_ request: Request) throws -> Outcome {
+        host.holdStopSignals()  // before the directory exists: a signal then must not leave it behind
         host.removeOrphans()
         let directory = try host.makeDirectory()
         let record = ForwardRecord(pid: host.processID, destination: request.destination, profiles: request.profiles,
                                    scope: request.scope, started: context.clock.instant.rfc3339)
         host.write(record, in: directory)
         defer { host.remove(directory: directory, files: [ForwardRecord.fileName, "agent.sock", "control"]) }
-        host.holdStopSignals()
         let answers = ForwardAnswers(context: context, host: host, profiles: request.profiles, scope: request.scope,
                                      destination: request.destination)
         return try Session(request: request, ssh: ssh, directory: directory,

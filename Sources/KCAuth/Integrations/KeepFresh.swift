@@ -27,19 +27,30 @@ public struct KeepFresh: Sendable {
     }
 
     /// Runs `command` to its end and returns its exit status (128+N for signal N), the token
-    /// file removed. `tokenFile`: an absolute path, else a file in a fresh private directory.
-    /// Throws why there is no token before the command starts, or a ``CommandStartFailure``.
+    /// file removed. `tokenFile`: an absolute path where nothing is yet, else a file in a fresh
+    /// private directory on memory-backed storage. Throws why there is no token (or no place for
+    /// it) before the command starts, or a ``CommandStartFailure``.
     public func run(_ command: [String], minValid: Double, tokenFile: String?, notify: (Event) -> Void) throws -> Int32 {
         precondition(!command.isEmpty)
         let files = context.adapters.tokenFiles, launcher = context.adapters.launcher, clock = context.clock
+        files.removeLeftovers()
+        if let tokenFile, files.exists(tokenFile) {
+            // The file is removed when COMMAND ends: one that was there would be lost with it.
+            throw KCAuthError(.usage, "\(Sanitize.oneLine(tokenFile, limit: 200)) exists; "
+                              + "kcauth keeps the token only in a new file of its own, which it removes when the command ends",
+                              hint: "name a path where nothing is yet")
+        }
         var token = try fetch(minValid)  // exit 4 before COMMAND starts, as exec
+
+        // From the file's first byte to its removal, the signals are kept for COMMAND: an ending
+        // in between would leave the file behind.
+        launcher.holdSignals(true)
+        defer { launcher.holdSignals(false) }
         let privateDirectory = tokenFile == nil ? try files.makePrivateDirectory() : nil
         let path = tokenFile ?? privateDirectory! + "/token"
         defer { files.remove(path, directory: privateDirectory) }
         try files.write(token.accessToken, to: path)
 
-        launcher.holdSignals(true)
-        defer { launcher.holdSignals(false) }
         var environment = context.environment
         environment[Self.variable] = path
         let child = try launcher.start(command, environment: environment)

@@ -15,11 +15,16 @@ public enum CommandExec {
             .map { ($0.isEmpty ? "." : String($0)) + "/" + name }
     }
 
+    /// The signals a program kcauth starts or becomes gets with their default action: those
+    /// kcauth takes (the full program blocks them for the whole process) and those a parent
+    /// may have set to "ignore" (SIGPIPE, SIGCHLD).
+    public static let defaultedSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2]
+
     /// Dispositions set to "ignore" and blocked signals survive exec: hand the command the
     /// defaults a freshly started program expects. Returns the signal mask it replaced.
     @discardableResult
     public static func resetSignals() -> sigset_t {
-        for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2] { signal(sig, SIG_DFL) }
+        for sig in defaultedSignals { signal(sig, SIG_DFL) }
         var none = sigset_t(), original = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, &original)

@@ -66,18 +66,28 @@ public struct PassphraseSource: Sendable {
             _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
         }
         defer { if haveTermios { var restore = saved; _ = tcsetattr(STDIN_FILENO, TCSAFLUSH, &restore) } }
-        Self.say(prompt)
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let n = read(STDIN_FILENO, &byte, 1)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { if line.isEmpty { return nil } else { break } }
-            if byte == 0x0A { break }
-            if line.count < 1024 { line.append(byte) }
+        // Ended by a signal at the prompt (Ctrl-C, a supervisor's SIGTERM), kcauth must not leave
+        // the terminal without echo: the shell after it would take the user's typing unseen.
+        let restoreOnEnding: @Sendable () -> Void = { [saved] in
+            guard haveTermios else { return }
+            var restore = saved
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &restore)
+            Self.say("\n")
         }
-        if line.last == 0x0D { line.removeLast() }
-        return line
+        return ProcessSignals.onEnding(restoreOnEnding, waitsForAPerson: true) {
+            Self.say(prompt)
+            var line: [UInt8] = []
+            var byte: UInt8 = 0
+            while true {
+                let n = read(STDIN_FILENO, &byte, 1)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { if line.isEmpty { return nil } else { break } }
+                if byte == 0x0A { break }
+                if line.count < 1024 { line.append(byte) }
+            }
+            if line.last == 0x0D { line.removeLast() }
+            return line
+        }
     }
 
     public static func say(_ text: String) {

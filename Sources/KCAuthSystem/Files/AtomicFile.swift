@@ -26,6 +26,15 @@ public enum AtomicFile {
         guard fd >= 0 else { throw failure("create a temporary file next to", path) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // Ended by a signal before the rename, kcauth leaves no half-made copy of a secret.
+        try ProcessSignals.onEnding({ unlink(tempPath) }) {
+            try writeAndRename(fd: fd, text: text, tempPath: tempPath, path: path)
+        }
+        let dirFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
+    }
+
+    private static func writeAndRename(fd: Int32, text: String, tempPath: String, path: String) throws {
         var ok = fchmod(fd, 0o600) == 0
         let bytes = Array(text.utf8)
         var offset = 0
@@ -42,8 +51,6 @@ public enum AtomicFile {
             unlink(tempPath)
             throw error
         }
-        let dirFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 { fsync(dirFD); close(dirFD) }
     }
 
     /// The file's contents, or nil when it does not exist.

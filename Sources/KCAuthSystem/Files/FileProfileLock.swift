@@ -51,7 +51,10 @@ public struct FileProfileLock: ProfileLock {
             pause = min(pause * 2, 0.05)
         }
         defer { flock(fd, LOCK_UN) }
-        return try body()
+        // What runs under the lock sends a refresh or a sign-out and stores the answer: a signal
+        // that ends kcauth meanwhile waits for it (a provider that rotated a refresh token
+        // nobody stored would end the session).
+        return try ProcessSignals.finishing(body)
     }
 
     /// The lock directory made (0700) and checked: ours, closed to others. Shared by every lock

@@ -3,7 +3,7 @@ import KCAuthContract
 import KCAuthCore
 
 /// The real ``ForwardHost``: directories under the uid-bound shared directory
-/// (``PrivateRunDirectory``), a Unix socket, blocked signals, and `forward.log` in the state
+/// (``PrivateRunDirectory``), a Unix socket, the stop signals kept (``ProcessSignals``), and `forward.log` in the state
 /// directory.
 public struct SystemForwardHost: ForwardHost {
     private let logPath: String
@@ -12,23 +12,9 @@ public struct SystemForwardHost: ForwardHost {
         logPath = ContractPaths { environment[$0] }.stateDirectory + "/forward.log"
     }
 
-    /// The signals kcauth holds back while a forward runs.
-    static let heldSignals: [Int32] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
-
-    static var heldSet: sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in heldSignals { sigaddset(&set, s) }
-        return set
-    }
-
-    /// A held signal, taken without waiting; nil when none is pending.
-    static func takeHeldSignal() -> Int32? {
-        var set = heldSet
-        var zero = timespec(tv_sec: 0, tv_nsec: 0)
-        let taken = sigtimedwait(&set, nil, &zero)
-        return taken > 0 ? taken : nil
-    }
+    /// A signal kept while the forward runs (``ProcessSignals``), taken without waiting; nil
+    /// when none came.
+    static func takeHeldSignal() -> ProcessSignals.Received? { ProcessSignals.next() }
 
     public var processID: Int32 { getpid() }
 
@@ -51,10 +37,7 @@ public struct SystemForwardHost: ForwardHost {
 
     public func listen(path: String) throws -> any ForwardListener { try SocketForwardListener(path: path) }
 
-    public func holdStopSignals() {
-        var set = Self.heldSet
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
+    public func holdStopSignals() { ProcessSignals.hold(true) }
 
     public func stopRequested() -> Bool { Self.takeHeldSignal() != nil }
 

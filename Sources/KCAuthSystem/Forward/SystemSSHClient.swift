@@ -1,9 +1,10 @@
 import Glibc
 import KCAuthCore
 
-/// The real ``SSHClient``: `ssh` from `PATH` (``ChildProcess``), waited for while the held stop
-/// signals are passed on: SIGTERM and SIGHUP sent to kcauth reach ssh (kcauth blocks them so
-/// that it always cleans up); a Ctrl-C reached ssh from the terminal already and is dropped.
+/// The real ``SSHClient``: `ssh` from `PATH` (``ChildProcess``), waited for while the stop
+/// signals kept for the forward (``ProcessSignals``, so that it always cleans up) are passed on:
+/// SIGTERM and SIGHUP reach ssh, and so does any other signal a process sent to kcauth; one
+/// from the terminal (Ctrl-C, Ctrl-\) reached ssh already and is dropped.
 public struct SystemSSHClient: SSHClient {
     public init() {}
 
@@ -14,7 +15,9 @@ public struct SystemSSHClient: SSHClient {
         var status: Int32
         while true {
             if let exited = child.poll() { status = exited; break }
-            if let pending = SystemForwardHost.takeHeldSignal(), pending == SIGTERM || pending == SIGHUP { kill(child.pid, pending) }
+            while let pending = SystemForwardHost.takeHeldSignal() {
+                if !pending.byTerminal || pending.signal == SIGTERM || pending.signal == SIGHUP { kill(child.pid, pending.signal) }
+            }
             if let deadline, ForwardSocket.monotonic() > deadline { kill(child.pid, SIGTERM) }
             if let whileWaiting { whileWaiting() } else { usleep(50_000) }
         }

@@ -16,10 +16,14 @@ enum QuietChild {
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
             posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        SpawnSignals.reset(&attributes)
         let envp = environment.map { "\($0.key)=\($0.value)" }
         var pid = pid_t()
         let result = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnvp in posix_spawn(&pid, program, &actions, nil, cArgv, cEnvp) }
+            withCStrings(envp) { cEnvp in posix_spawn(&pid, program, &actions, &attributes, cArgv, cEnvp) }
         }
         guard result == 0 else { throw KCAuthError(.configuration, "cannot start \(argv[0])", cause: String(cString: strerror(result))) }
         return pid

@@ -5,13 +5,9 @@ import KCAuthContract
 import KCAuthCore
 
 /// The real ``CommandLauncher``: execve(2) for `exec` (``ProcessReplacement``), posix_spawn(3)
-/// for `exec --keep-fresh` (``ChildProcess``), and the signal mask that holds back the signals
-/// passed on to the child.
+/// for `exec --keep-fresh` (``ChildProcess``), and the signals passed on to the child, kept by
+/// ``ProcessSignals`` for the whole process.
 public struct SystemCommandLauncher: CommandLauncher {
-    /// Signals passed on to the command. A terminal's Ctrl-C reaches the command itself (one
-    /// process group); kcauth only holds it back from itself.
-    public static let passedOn: [Int32] = [SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2]
-
     public init() {}
 
     public func replace(with arguments: [String], environment: [String: String]) throws -> Never {
@@ -27,39 +23,20 @@ public struct SystemCommandLauncher: CommandLauncher {
         }
     }
 
-    public func holdSignals(_ on: Bool) {
-        var set = Self.passedOnSet()
-        pthread_sigmask(on ? SIG_BLOCK : SIG_UNBLOCK, &set, nil)
-    }
+    public func holdSignals(_ on: Bool) { ProcessSignals.hold(on) }
 
     public func takePendingSignal() -> Int32? {
-        var set = Self.passedOnSet()
-        var zero = timespec(tv_sec: 0, tv_nsec: 0)
-        var info = siginfo_t()
-        let taken = sigtimedwait(&set, &info, &zero)
-        // A signal from the terminal (Ctrl-C, Ctrl-\\, a hang-up: sent by the kernel to the whole
-        // process group) reached the command already: passing it on would make it two (and
-        // Terraform, for one, takes a second interrupt as "stop now"). One sent to kcauth alone
-        // by a process (kill, a supervisor) is passed on.
-        guard taken > 0, info.si_code <= 0 else { return nil }
-        return taken
+        while let received = ProcessSignals.next() {
+            // A signal from the terminal (Ctrl-C, Ctrl-\, a hang-up: sent by the kernel to the
+            // whole process group) reached the command already: passing it on would make it two
+            // (and Terraform, for one, takes a second interrupt as "stop now"). One sent to
+            // kcauth alone by a process (kill, a supervisor) is passed on.
+            if !received.byTerminal { return received.signal }
+        }
+        return nil
     }
 
-    public func end(bySignal sig: Int32) {
-        signal(sig, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, sig)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(sig)
-    }
-
-    private static func passedOnSet() -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in passedOn { sigaddset(&set, s) }
-        return set
-    }
+    public func end(bySignal sig: Int32) { ProcessSignals.end(by: sig) }
 }
 
 extension ChildProcess: RunningCommand {

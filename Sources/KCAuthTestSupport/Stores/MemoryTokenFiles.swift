@@ -7,8 +7,16 @@ public final class MemoryTokenFiles: TokenFiles, @unchecked Sendable {
     public private(set) var files: [String: String] = [:]
     public private(set) var writes: [(path: String, text: String)] = []
     public private(set) var directories: Set<String> = []
+    /// Paths where something is before kcauth writes (a test puts them here).
+    public var existing: Set<String> = []
+    /// How often the leftovers of killed runs were looked for.
+    public private(set) var leftoverSweeps = 0
 
     public init() {}
+
+    public func removeLeftovers() { lock.withLock { leftoverSweeps += 1 } }
+
+    public func exists(_ path: String) -> Bool { lock.withLock { existing.contains(path) || files[path] != nil } }
 
     public func makePrivateDirectory() throws -> String {
         lock.withLock {

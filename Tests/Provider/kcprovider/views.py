@@ -7,6 +7,7 @@ and keycloak-26.md for the reference.
 import base64
 import hashlib
 import json
+import os
 import threading
 import time
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -183,12 +184,24 @@ class DeviceState:
         cls.last_poll.pop(device_code, None)
 
 
+def note_held_refresh():
+    """A refresh arrived and is held (--refresh-delay): one line in `<request log>.held`, written
+    before the delay, so a test sees the request at the provider while it waits for the answer."""
+    if CONFIG.request_log:
+        fd = os.open(CONFIG.request_log + ".held", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, b"refresh\n")
+        finally:
+            os.close(fd)
+
+
 @method_decorator(csrf_exempt, name="dispatch")
 class TokenView(dot.TokenView):
     def post(self, request, *args, **kwargs):
         if CONFIG.fault("token-endpoint-500"):
             return http.HttpResponseServerError("<html><body><h1>Internal Server Error</h1></body></html>")
         if request.POST.get("grant_type") == "refresh_token" and CONFIG.refresh_delay:
+            note_held_refresh()
             time.sleep(CONFIG.refresh_delay)
         if request.POST.get("grant_type") == "refresh_token" and CONFIG.refresh_error:
             return interop.refresh_error(request)

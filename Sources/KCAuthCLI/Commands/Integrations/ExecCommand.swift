@@ -18,10 +18,11 @@ enum ExecCommand: Command {
         The token is in COMMAND's environment because you asked for it there: every process \
         COMMAND starts inherits it, and processes of your user can read it. \
         With --keep-fresh, kcauth instead stays COMMAND's parent and keeps the access token in a \
-        0600 file whose path is in \(KeepFresh.variable) (a private runtime directory, or \
-        --token-file PATH), rewritten atomically before the token expires for as long as COMMAND \
-        runs and removed when it ends; signals sent to kcauth are passed on to COMMAND and its \
-        exit status (or signal) is kcauth's.
+        0600 file whose path is in \(KeepFresh.variable) (in a private directory on memory-backed \
+        storage: the runtime directory, else /dev/shm; or --token-file PATH, a path where nothing \
+        is yet, made absolute from the current directory), rewritten atomically before the token \
+        expires for as long as COMMAND runs and removed when it ends; signals sent to kcauth are \
+        passed on to COMMAND and its exit status (or signal) is kcauth's.
         """,
         usage: "[flags] [--] COMMAND [ARG...]",
         options: [CommandTable.profile, env, TokenCommand.minValid, keepFresh, tokenFile],
@@ -36,7 +37,8 @@ enum ExecCommand: Command {
                                 default: ExecVariable.defaultName)
 
     static let keepFresh = OptionSpec("keep-fresh", help: "Stay COMMAND's parent and keep the token fresh in a file ($\(KeepFresh.variable))")
-    static let tokenFile = OptionSpec("token-file", value: "PATH", help: "The file --keep-fresh keeps the token in")
+    static let tokenFile = OptionSpec("token-file", value: "PATH",
+                                      help: "The file --keep-fresh keeps the token in (a new one: nothing may be there)")
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         guard !command.positionals.isEmpty else {
@@ -66,7 +68,15 @@ enum ExecCommand: Command {
         var path = command.value(tokenFile)
         if let given = path {
             try InputText.check(given, from: "--token-file")
-            if !given.hasPrefix("/") { path = (services.context.adapters.workingDirectory ?? ".") + "/" + given }
+            // Made absolute before COMMAND starts: COMMAND may change directory, and kcauth
+            // rewrites and removes the file by this path.
+            if !given.hasPrefix("/") {
+                guard let directory = services.context.adapters.workingDirectory else {
+                    throw KCAuthError(.usage, "--token-file \(Sanitize.oneLine(given, limit: 200)): the current directory cannot be read",
+                                      hint: "give an absolute path")
+                }
+                path = directory + "/" + given
+            }
         }
         let keepFresh = services.context.keepFresh(try tokens(command, services))
         let status: Int32
