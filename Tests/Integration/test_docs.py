@@ -13,7 +13,6 @@
 """
 
 import os
-import pwd
 import re
 import select
 import signal
@@ -24,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from kcauth import BINARY
+from kcauth import BINARY, remove_shared_files, shared_directory
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
@@ -229,20 +228,6 @@ def fnv(*parts):
     return f"{h:016x}"
 
 
-def shared_directory():
-    """The section's rule: /run/user/UID/kcauth-locks when /run/user/UID is ours and private,
-    else .local/state/kcauth/locks in the home of the password database."""
-    uid = os.geteuid()
-    run = f"/run/user/{uid}"
-    try:
-        info = os.lstat(run)
-        if stat.S_ISDIR(info.st_mode) and info.st_uid == uid and info.st_mode & 0o077 == 0:
-            return Path(run) / "kcauth-locks"
-    except FileNotFoundError:
-        pass
-    return Path(pwd.getpwuid(uid).pw_dir) / ".local" / "state" / "kcauth" / "locks"
-
-
 def shared_rows():
     """The section's table: each name in the shared directory, and what the row says."""
     rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", where_section(), re.M)
@@ -273,10 +258,7 @@ def signed_in(kcauth, provider):
                "--timeout", "30")
     assert r.returncode == 0, r
     yield profile
-    shared = shared_directory()
-    for name in os.listdir(shared) if shared.is_dir() else []:
-        if profile in name and (shared / name).is_file():
-            (shared / name).unlink()
+    remove_shared_files(profile)
 
 
 def test_the_binary_keeps_its_locks_and_sockets_where_security_md_says(kcauth, provider, signed_in):

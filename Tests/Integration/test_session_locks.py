@@ -16,7 +16,7 @@ import uuid
 import pytest
 import requests
 
-from kcauth import BINARY, Kcauth
+from kcauth import BINARY, Kcauth, remove_shared_files
 from provider import SCRIPTED_BROWSER
 
 INTERACTIVE = json.dumps({"kind": "ExecCredential", "apiVersion": "client.authentication.k8s.io/v1",
@@ -112,6 +112,7 @@ def two(tmp_path, keyring, start_provider):
     yield configurations
     for c in configurations:
         c.stop()
+    remove_shared_files(name)
 
 
 def test_two_configurations_sign_in_at_once_with_one_profile_name(two):
