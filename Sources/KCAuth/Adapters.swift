@@ -33,8 +33,9 @@ public struct Adapters: Sendable {
     @RequiredAdapter("credentials") public var credentials: any CredentialReader
     /// Standard input, for the first-run questions of `login`.
     @RequiredAdapter("terminal") public var terminal: any TerminalInput
-    /// The cross-process sign-in lock (one sign-in in flight per profile); made on first use.
-    public var signInLock: @Sendable () -> any SignInLock = { UnsharedSignIn() }
+    /// The cross-process sign-in lock of a store (one sign-in in flight per session); made on
+    /// first use.
+    public var signInLock: @Sendable (_ kind: StorageKind) -> any SignInLock = { _ in UnsharedSignIn() }
     /// The desktop notification of a caller that cannot sign in (`SignInReminder`); made on first
     /// use.
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
@@ -137,7 +138,7 @@ public struct Adapters: Sendable {
         adapters.credentials = SystemCredentialReader(environment: environment)
         adapters.terminal = TerminalQuestionInput()
         adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
-        adapters.signInLock = { FileSignInLock() }
+        adapters.signInLock = { FileSignInLock(namespace: $0.rawValue) }
         adapters.memorySignIns = MemorySignInMarks(configFile: paths.configFile)
         // MARK: integrations: git and docker helpers, exec, kubeconfig
         adapters.standardInput = SystemStandardInput()

@@ -128,10 +128,13 @@ public final class KCAuthContext: Sendable {
     /// The client signs in as itself; `login` chooses it for a client-credentials profile.
     public func clientLogin(_ profile: ResolvedProfile) -> ClientLogin { ClientLogin(context: self, profile: profile) }
 
-    /// The one sign-in of a profile across processes; a waiter waits up to the profile's login
-    /// timeout and a minute more (the holder's flow has that deadline too).
-    public func oneSignIn(_ profile: ResolvedProfile) -> OneSignIn {
-        OneSignIn(lock: adapters.signInLock(), profile: profile.name, clock: adapters.clock, waitLimit: profile.timeout.value + 60)
+    /// The one sign-in of a session across processes: the profile's, in its store, with the
+    /// provider and client of `target`. A waiter waits up to the profile's login timeout and a
+    /// minute more (the holder's flow has that deadline too).
+    public func oneSignIn(_ profile: ResolvedProfile, target: LoginTarget) -> OneSignIn {
+        OneSignIn(lock: adapters.signInLock(profile.storage.value),
+                  session: SecretKey(profile: profile.name, issuer: target.issuer, clientID: target.clientID),
+                  clock: adapters.clock, waitLimit: profile.timeout.value + 60)
     }
 
     public func logout() -> Logout { Logout(context: self) }

@@ -99,9 +99,10 @@ enum ManPageText {
         The D-Bus session bus on which the Secret Service (the keyring) is reached; when unset, \
         the socket `$XDG_RUNTIME_DIR/bus`.
         """),
-        .item("`XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_RUNTIME_DIR`, `XDG_CACHE_HOME`, `HOME`", """
-        Where kcauth keeps its files (see FILES). Relative values are ignored, as the XDG Base \
-        Directory specification requires.
+        .item("`XDG_CONFIG_HOME`, `XDG_STATE_HOME`, `XDG_RUNTIME_DIR`, `HOME`", """
+        Where kcauth keeps its configuration, sessions and runtime cache (see FILES); the shared \
+        directory of its locks does not follow them. Relative values are ignored, as the XDG \
+        Base Directory specification requires.
         """),
         .item("`https_proxy`, `HTTPS_PROXY`, `http_proxy`, `all_proxy`, `ALL_PROXY`, `no_proxy`, `NO_PROXY`", """
         Proxies, read by libcurl (`http_proxy` in lower case only). When a request fails while \
@@ -155,11 +156,27 @@ enum ManPageText {
         One line per answer `kcauth ssh` gave the remote host: time, destination, profile, \
         scope and what was handed out (or why not), never a token. File 0600.
         """),
-        .item("`$XDG_RUNTIME_DIR/kcauth/PROFILE.lock`", """
-        The lock (`flock`) that serialises the refreshes and logouts of a profile across \
-        processes; without `$XDG_RUNTIME_DIR` it is in `$XDG_CACHE_HOME/kcauth/`, else \
-        `~/.cache/kcauth/`. The empty file stays; the kernel releases the lock when a process \
-        ends.
+        .item("`/run/user/UID/kcauth-locks`, or `~/.local/state/kcauth/locks` where `/run/user/UID` is not yours", """
+        The shared directory, found from your user id alone (`~` is your home in the password \
+        database, whatever `$HOME` says; never `/tmp`), so that a cron job and a terminal meet \
+        there. In it: `PROFILE.DIGEST.refresh.lock`, the lock (`flock`) that serialises the \
+        refreshes and logouts of a session across processes (DIGEST: 16 hex digits of the \
+        session's store, issuer and client id; the same profile name in another configuration \
+        is another session); `STORE-PROFILE.lock`, the refresh lock of earlier releases, held \
+        shared beside it; `PROFILE.DIGEST.signin.lock`, one sign-in in flight per session; \
+        `PROFILE.DIGEST.session`, the session mark that retires cached tokens in every \
+        environment; `PROFILE.HASH.memory`, the note of a memory-only login; \
+        `notified-PROFILE`, when the desktop reminder was last shown; `forward-XXXXXX/`, one \
+        directory per `kcauth ssh` or `forward-agent`, with the socket it lends (`agent.sock`), \
+        ssh's control socket (`control`) and the record `status` lists (`forward`). The lock \
+        files stay; the kernel releases a lock when its process ends.
+        """),
+        .item("`$XDG_RUNTIME_DIR/kcauth-token-PID-XXXXXX/token`, else in `/run/user/UID` or `/dev/shm`", """
+        The token file of `kcauth exec --keep-fresh` (without --token-file), on memory-backed \
+        storage only: the first of `$XDG_RUNTIME_DIR` and `/run/user/UID` that is your own, \
+        private directory on a tmpfs, else `/dev/shm`; with none of them kcauth exits with \
+        status 1 before COMMAND starts. The directory is removed when COMMAND ends, or by the \
+        next `exec --keep-fresh` if kcauth was killed.
         """),
         .item("`PREFIX/bin/git-credential-kcauth`, `PREFIX/bin/docker-credential-kcauth`", """
         Symbolic links to kcauth under the names git and docker run credential helpers by \

@@ -9,6 +9,8 @@ own configuration; the keyring is whatever bus `keyring_env` names.
 """
 
 import os
+import pwd
+import stat
 import subprocess
 import time
 from pathlib import Path
@@ -18,6 +20,30 @@ BINARY = Path(os.environ.get("KCAUTH_BIN", REPO / ".build" / "debug" / "kcauth")
 # The full program the static front execs for everything but a warm-cache token; beside the front
 # in a build tree (Sources/KCAuthFastPath/FullProgram.swift).
 FULL_BINARY = BINARY.parent / "kcauth-full"
+
+
+def shared_directory():
+    """Where kcauth keeps the user's locks, session marks and forward sockets, whatever the
+    environment (docs/security.md, "Where the locks, sockets and token files live"):
+    /run/user/UID/kcauth-locks when /run/user/UID is ours and private, else
+    .local/state/kcauth/locks in the home of the password database."""
+    uid = os.geteuid()
+    run = f"/run/user/{uid}"
+    try:
+        info = os.lstat(run)
+        if stat.S_ISDIR(info.st_mode) and info.st_uid == uid and info.st_mode & 0o077 == 0:
+            return Path(run) / "kcauth-locks"
+    except FileNotFoundError:
+        pass
+    return Path(pwd.getpwuid(uid).pw_dir) / ".local" / "state" / "kcauth" / "locks"
+
+
+def remove_shared_files(profile):
+    """Removes the files a test's own profile (a name of its run) left in the shared directory."""
+    shared = shared_directory()
+    for name in os.listdir(shared) if shared.is_dir() else []:
+        if profile in name and (shared / name).is_file():
+            (shared / name).unlink()
 
 
 class Result:

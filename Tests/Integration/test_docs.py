@@ -6,16 +6,24 @@
   docs/commands.md lists exactly the flags of `kcauth help COMMAND`;
 - every KCAUTH_* variable they name is one the man page documents;
 - README's exit-status table is the binary's (`man kcauth`, EXIT STATUS);
-- README's test command is what CI runs.
+- README's test command is what CI runs;
+- docs/security.md, "Where the locks, sockets and token files live", is where the binary really
+  puts them (it signs in, refreshes, lends a socket and keeps a token file fresh, then looks),
+  and every other place that names them (help, the man page, the other docs) says the same.
 """
 
+import os
 import re
+import select
+import signal
+import stat
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
 
-from kcauth import BINARY
+from kcauth import BINARY, remove_shared_files, shared_directory
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
@@ -188,3 +196,163 @@ def test_no_doc_lets_a_helper_send_a_token_over_http_to_a_name(doc):
     for sentence in sentences(doc.read_text()):
         if "token" in sentence and re.search(r"\bhttp\b", sentence) and "localhost" in sentence and "issuer" not in sentence:
             assert re.search(r"\b(not|never)\b[^.]*localhost", sentence), f"{doc.name}: {sentence!r}"
+
+
+# --- Where the locks, sockets and token files live --------------------------------------------
+
+WHERE = "Where the locks, sockets and token files live"
+# How every place but the section itself names the shared directory (the section says so).
+SHORT = "/run/user/UID/kcauth-locks, or ~/.local/state/kcauth/locks where /run/user/UID is not yours"
+
+
+def where_section():
+    text = (REPO / "docs" / "security.md").read_text()
+    assert f"### {WHERE}\n" in text, "docs/security.md has the one description"
+    return text.split(f"### {WHERE}\n")[1].split("\n#")[0]
+
+
+def flat(text):
+    """Text without Markdown code marks, roff font escapes and line breaks."""
+    text = text.replace("\\-", "-").replace("\\fB", "").replace("\\fI", "").replace("\\fR", "").replace("`", "")
+    return re.sub(r"\s+", " ", text)
+
+
+def fnv(*parts):
+    """FNV-1a 64 of the parts, a NUL between them, as 16 hex digits (the section's DIGEST and HASH)."""
+    h = 0xcbf29ce484222325
+    for b in b"\0".join(part.encode() for part in parts):
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return f"{h:016x}"
+
+
+def shared_rows():
+    """The section's table: each name in the shared directory, and what the row says."""
+    rows = re.findall(r"^\| `([^`]+)` \| (.*) \|$", where_section(), re.M)
+    assert len(rows) >= 7, rows
+    return dict(rows)
+
+
+def name_pattern(name, **values):
+    """A row's name as a regular expression: its placeholders replaced by `values` (exact) or
+    by what they stand for."""
+    pattern = re.escape(name.rstrip("/"))
+    fill = {"STORE": "(keyring|file|encrypted)", "XXXXXX": "[A-Za-z0-9]{6}", "HASH": "[0-9a-f]{16}", "DIGEST": "[0-9a-f]{16}"}
+    for placeholder, value in {**fill, **{k: re.escape(v) for k, v in values.items()}}.items():
+        pattern = pattern.replace(placeholder, value)
+    return re.compile(pattern)
+
+
+def described(name, rows, **values):
+    return [row for row in rows if name_pattern(row, **values).fullmatch(name)]
+
+
+@pytest.fixture
+def signed_in(kcauth, provider):
+    """A profile of this run's (the shared directory is every test's) signed in with the file
+    store; what the run left in the shared directory is removed after."""
+    profile = "docs-" + uuid.uuid4().hex[:10]
+    r = kcauth("login", "--profile", profile, "--issuer", provider.issuer, "--client-id", "kcauth", "--storage", "file",
+               "--timeout", "30")
+    assert r.returncode == 0, r
+    yield profile
+    remove_shared_files(profile)
+
+
+def test_the_binary_keeps_its_locks_and_sockets_where_security_md_says(kcauth, provider, signed_in):
+    profile, shared, rows = signed_in, shared_directory(), shared_rows()
+    section = flat(where_section())
+    assert SHORT in section, "the section gives the short form the other places use"
+    digest = fnv("file", provider.issuer, "kcauth")   # DIGEST: store, issuer, client id
+    values = {"PROFILE": profile, "DIGEST": digest, "STORE": "file", "HASH": fnv(str(kcauth.config_file))}
+
+    assert kcauth("refresh", "--profile", profile).returncode == 0
+    # A memory-only login of the profile leaves its note (the session stored before stays).
+    r = kcauth("login", "--profile", profile, "--storage", "memory", "-o", "raw")
+    assert r.returncode == 0, r
+
+    # The laptop's forward socket: a fresh directory in the shared directory.
+    agent = subprocess.Popen([str(BINARY), "forward-agent", "--profile", profile], env=kcauth.env,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([agent.stdout], [], [], 30)
+        assert ready, "forward-agent printed its socket"
+        socket = Path(agent.stdout.readline().strip())
+        directory = socket.parent
+        assert directory.parent == shared, socket
+        row = described(directory.name, rows, **values)
+        assert len(row) == 1 and row[0].endswith("/"), (directory.name, rows)
+        assert socket.name == "agent.sock" and "`agent.sock`" in rows[row[0]]
+        assert stat.S_ISSOCK(socket.stat().st_mode) and socket.stat().st_mode & 0o777 == 0o600
+        assert directory.stat().st_mode & 0o777 == 0o700
+        documented = set(re.findall(r"`([a-z.]+)`", rows[row[0]]))
+        assert set(os.listdir(directory)) <= documented and "forward" in os.listdir(directory), os.listdir(directory)
+    finally:
+        agent.send_signal(signal.SIGTERM)
+        agent.communicate(timeout=10)
+    assert agent.returncode == 0 and not directory.exists(), "removed when the run ends"
+
+    made = sorted(name for name in os.listdir(shared) if profile in name)
+    for name in made:
+        assert described(name, rows, **values), f"{name} in {shared} is not in docs/security.md's table"
+    for row in ("PROFILE.DIGEST.refresh.lock", "STORE-PROFILE.lock", "PROFILE.DIGEST.signin.lock", "PROFILE.DIGEST.session",
+                "PROFILE.HASH.memory"):
+        assert row in rows and any(name_pattern(row, **values).fullmatch(name) for name in made), (row, made)
+    assert (shared / f"{profile}.{digest}.session").read_text().startswith("current ")
+    assert (shared / f"{profile}.{digest}.signin.lock").read_text().startswith("ended ")
+
+
+def memory_backed(path):
+    """On tmpfs or ramfs: the file system of the longest mount point above `path`."""
+    real, best = os.path.realpath(path), ("", "")
+    for line in Path("/proc/self/mounts").read_text().splitlines():
+        point, kind = line.split()[1].replace("\\040", " "), line.split()[2]
+        if (point == "/" or real == point or real.startswith(point + "/")) and len(point) >= len(best[0]):
+            best = (point, kind)
+    return best[1] in ("tmpfs", "ramfs")
+
+
+def test_keep_fresh_keeps_its_token_file_where_security_md_says(kcauth, signed_in):
+    section = flat(where_section())
+    assert "token in a fresh 0700 directory kcauth-token-PID-XXXXXX in $XDG_RUNTIME_DIR, else in /run/user/UID" in section
+    places = [kcauth.env.get("XDG_RUNTIME_DIR"), f"/run/user/{os.geteuid()}"]
+    private = [p for p in places if p and os.path.isdir(p) and os.stat(p).st_uid == os.geteuid()
+               and os.stat(p).st_mode & 0o077 == 0 and memory_backed(p)]
+    place = private[0] if private else "/dev/shm"
+    r = kcauth("exec", "--profile", signed_in, "--keep-fresh", "--", "sh", "-c",
+               'echo "$KCAUTH_TOKEN_FILE"; stat -c %a "$(dirname "$KCAUTH_TOKEN_FILE")"')
+    assert r.returncode == 0, r
+    path, mode = r.stdout.split()
+    assert re.fullmatch(re.escape(place) + r"/kcauth-token-\d+-[A-Za-z0-9]{6}/token", path), (path, place)
+    assert mode == "700" and not os.path.exists(os.path.dirname(path)), "0700, and removed when COMMAND ends"
+
+
+def where_texts():
+    """Every text but the section that may say where the shared directory is: the docs (the
+    section cut out of security.md), the man page, and help of every command."""
+    texts = {doc.name: doc.read_text() for doc in DOCS}
+    texts["security.md"] = texts["security.md"].replace(where_section(), "")
+    texts["kcauth.1"] = MAN
+    texts.update({f"help {c}": run("help", c).stdout for c in COMMANDS})
+    return {name: flat(text) for name, text in texts.items()}
+
+
+def test_every_other_place_names_the_shared_directory_the_same_way():
+    said = 0
+    for name, text in where_texts().items():
+        for m in re.finditer(r"/run/user/UID/kcauth-locks", text):
+            assert text[m.start():].startswith(SHORT), f"{name}: {text[max(0, m.start() - 80):m.end() + 120]!r}"
+            said += 1
+        # What earlier releases and other docs said, which the binary never did (or no longer does).
+        # (The remote side of `kcauth ssh` is /tmp/kcauth-forward.*, which is right.)
+        for stale in (r"/tmp/kcauth-(?!forward\.)", r"XDG_CACHE_HOME/kcauth", r"kcauth/PROFILE\.lock", r"keyring-<profile>\.lock",
+                      r"signin-<profile>\.lock"):
+            assert not re.search(stale, text), f"{name} says {stale}"
+    assert said >= 5, "help, the man page, commands.md, integrations.md and performance.md say it"
+
+
+def test_the_man_pages_files_name_what_the_section_names():
+    files = flat(man_section("FILES"))
+    assert SHORT in files
+    for name in shared_rows():
+        assert name in files, f"the man page's FILES does not name {name}"
+    assert "$XDG_RUNTIME_DIR/kcauth-token-PID-XXXXXX/token" in files and "kcauth-token-PID-XXXXXX" in flat(where_section())

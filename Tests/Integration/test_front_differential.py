@@ -24,7 +24,10 @@ import pytest
 
 from kcauth import BINARY, FULL_BINARY
 
-ISSUER = "https://sso.example.com/realms/demo"
+# This run's own issuer: session marks live by uid, named after profile, store, issuer and client
+# (SessionMark.file), so another run of this test on the machine (another worktree's) never
+# rewrites the marks of this one's cases between its two programs.
+ISSUER = f"https://sso-{os.getpid()}.example.com/realms/demo"
 CASES = int(os.environ.get("KCAUTH_DIFF_CASES", "400"))
 SEED = int(os.environ.get("KCAUTH_DIFF_SEED", "17"))
 

@@ -38,7 +38,7 @@ import KCAuthTestSupport
         #expect(transport.fields(of: SessionFixtures.endSession) == [["client_id": "kcauth", "refresh_token": "rt-1"]])
         #expect(transport.fields(of: SessionFixtures.revocation) == [["token": "rt-1", "token_type_hint": "refresh_token", "client_id": "kcauth"]])
         #expect(transport.requests.map(\.url) == [SessionFixtures.endSession, SessionFixtures.revocation], "end-session first (see ServerLogout)")
-        #expect(lock.acquisitions == ["default"])
+        #expect(lock.sessions == [SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth")], "the stored session's lock")
     }
 
     @Test(arguments: [

@@ -4,8 +4,8 @@ import KCAuthCore
 /// (tests over fakes, a program that builds its own). `Adapters.system` uses the file lock.
 public struct UnsharedSignIn: SignInLock {
     public init() {}
-    public func take(profile: String) throws -> SignInAttempt { .held(Holding()) }
-    public func waitForEnd(profile: String, timeout: Double) throws -> SignInRecord? { nil }
+    public func take(_ session: SecretKey) throws -> SignInAttempt { .held(Holding()) }
+    public func waitForEnd(_ session: SecretKey, timeout: Double) throws -> SignInRecord? { nil }
     public func askToStop(_ record: SignInRecord) -> Bool { false }
 
     final class Holding: SignInHolding {

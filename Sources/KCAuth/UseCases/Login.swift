@@ -5,7 +5,7 @@ import KCAuthCore
 ///    asking the person (first run, `FirstRunQuestions`) when someone can answer.
 /// 2. A client that signs in as itself goes to `ClientLogin` (RFC 6749 §4.4).
 /// 3. A profile still signed in with these settings has nothing to do (`AlreadySignedIn`).
-/// 4. Otherwise one sign-in per profile across processes (`OneSignIn`): the flow
+/// 4. Otherwise one sign-in per session across processes (`OneSignIn`): the flow
 ///    (`FlowDriver`), then one write of the new session (`SessionWriter`: cache, secret,
 ///    settings), with the move between stores when the profile's storage changed.
 /// The CLI parses and presents; a Swift program gets the same login.
@@ -116,7 +116,7 @@ public struct Login: Sendable {
         if try options.offerEncryptedStore?(profile) == true {
             profile.storage = Setting(.encrypted, .flag, origin: .answer)
         }
-        _ = try profile.loginTarget()
+        let target = try profile.loginTarget()
         if profile.usesClientCredentials {
             return .clientSignedIn(try ClientLogin(context: context, profile: profile).run(notify: notify))
         }
@@ -127,11 +127,12 @@ public struct Login: Sendable {
         let signIn = { Result.signedIn(try flow(profile, options, notify: notify)) }
         // A memory session is this process's alone: nothing to wait for, nothing to share.
         if profile.storage.value == .memory { return try signIn() }
-        // One sign-in in flight per profile (`SignInLock`): a caller that finds one in progress
-        // waits for it rather than opening a second browser.
+        // One sign-in in flight per session (`SignInLock`: this profile, store, provider and
+        // client): a caller that finds one in progress waits for it rather than opening a second
+        // browser. The first-run questions came before: the lock covers the sign-in only.
         for _ in 0..<2 {
             var found: Result?
-            let outcome = try context.oneSignIn(profile).run(
+            let outcome = try context.oneSignIn(profile, target: target).run(
                 force: options.force, notify: { notify(.otherSignIn($0)) },
                 stillNeeded: {
                     guard !options.force else { return true }

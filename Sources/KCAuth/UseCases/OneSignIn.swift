@@ -1,7 +1,7 @@
 import KCAuthCore
 
-/// One sign-in in flight per profile, across processes (`SignInLock`): the caller that finds the
-/// profile's sign-in lock free signs in; a caller that finds it taken waits for that sign-in and
+/// One sign-in in flight per session, across processes (`SignInLock`): the caller that finds the
+/// session's sign-in lock free signs in; a caller that finds it taken waits for that sign-in and
 /// then uses the session it stored, or ends as it ended. A waiter never starts a browser of its
 /// own, and a waiter that is interrupted leaves the sign-in in progress alone (it only holds
 /// the lock for the instant it reads the outcome).
@@ -24,14 +24,16 @@ public struct OneSignIn: Sendable {
     }
 
     let lock: any SignInLock
-    let profile: String
+    /// The session the sign-in stores: the profile, and the provider and client it signs in to.
+    let session: SecretKey
+    var profile: String { session.profile }
     let clock: any TimeSource
     /// How long a waiter waits (the holder's own flow has its deadline too).
     let waitLimit: Double
 
-    init(lock: any SignInLock, profile: String, clock: any TimeSource, waitLimit: Double) {
+    init(lock: any SignInLock, session: SecretKey, clock: any TimeSource, waitLimit: Double) {
         self.lock = lock
-        self.profile = profile
+        self.session = session
         self.clock = clock
         self.waitLimit = waitLimit
     }
@@ -42,7 +44,7 @@ public struct OneSignIn: Sendable {
     public func run<T>(force: Bool, notify: (Event) -> Void, stillNeeded: () throws -> Bool, signIn: () throws -> T) throws -> Result<T> {
         var askedOnce = false
         for _ in 0..<3 {
-            switch try lock.take(profile: profile) {
+            switch try lock.take(session) {
             case .held(let holding):
                 defer { holding.release() }
                 guard try stillNeeded() else { return .notNeeded }
@@ -59,11 +61,11 @@ public struct OneSignIn: Sendable {
                 if force, !askedOnce, let record, lock.askToStop(record) {
                     askedOnce = true
                     notify(.askedToStop(record))
-                    _ = try? lock.waitForEnd(profile: profile, timeout: 10)
+                    _ = try? lock.waitForEnd(session, timeout: 10)
                     continue  // take it now (unless yet another caller was quicker)
                 }
                 notify(.waiting(record))
-                return try ended(lock.waitForEnd(profile: profile, timeout: waitLimit))
+                return try ended(lock.waitForEnd(session, timeout: waitLimit))
             }
         }
         throw KCAuthError(.timedOut, "other sign-ins for profile '\(profile)' kept starting; not signing in", remedy: .signIn(profile: profile))

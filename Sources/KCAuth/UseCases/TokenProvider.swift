@@ -8,8 +8,8 @@ import KCAuthCore
 /// `KCAuthContext.tokenProvider(_:)` builds it for a resolved profile.
 ///
 /// The common case — a valid token — touches no network and, with the runtime cache, not even
-/// the keyring. A refresh happens under the session's cross-process lock, after re-reading the
-/// stored state, so concurrent callers refresh once and share the result.
+/// the keyring. A refresh happens under the stored session's cross-process lock, after
+/// re-reading the stored state, so concurrent callers refresh once and share the result.
 public struct TokenProvider: Sendable {
     public struct Request: Sendable, Equatable {
         public var minValid: Double
@@ -66,19 +66,40 @@ public struct TokenProvider: Sendable {
            stillValid(cached.expiresAt, request.minValid) {
             return IssuedToken(cached)
         }
-        let seen = try readState(profile)
+        var seen = try readState(profile)
         if mayReuse, fresh(seen, request) { return remember(seen, profile) }
 
-        return try lock.withLock(profile: profile, timeout: Self.lockTimeout) {
-            // Another process may have refreshed (or logged out) while we waited for the lock.
-            let current = try readState(profile)
-            if current.refreshToken != seen.refreshToken || current.accessToken != seen.accessToken,
-               request.scope == nil, fresh(current, request) {
-                return remember(current, profile)
+        // The lock is the stored session's (``ProfileLock``): the one every process that read
+        // this session takes, whatever its settings say. A sign-in with another provider or
+        // client may replace the session while we wait; then its lock is the one to hold.
+        for _ in 0..<3 {
+            let key = SecretKey(profile: profile, session: seen)
+            let outcome: Locked = try lock.withLock(key, timeout: Self.lockTimeout) {
+                // Another process may have refreshed (or logged out) while we waited for the lock.
+                let current = try readState(profile)
+                guard SecretKey(profile: profile, session: current) == key else { return .replaced(current) }
+                if current.refreshToken != seen.refreshToken || current.accessToken != seen.accessToken,
+                   request.scope == nil, fresh(current, request) {
+                    return .issued(remember(current, profile))
+                }
+                if mayReuse, fresh(current, request) { return .issued(remember(current, profile)) }
+                return .issued(try refresh(current, request))
             }
-            if mayReuse, fresh(current, request) { return remember(current, profile) }
-            return try refresh(current, request)
+            switch outcome {
+            case .issued(let token): return token
+            case .replaced(let other):
+                if request.scope == nil, fresh(other, request) { return remember(other, profile) }
+                seen = other
+            }
         }
+        throw KCAuthError(.timedOut, "the session of profile '\(profile)' kept being replaced by other sign-ins; not refreshing",
+                          hint: "try again once the other sign-ins have ended")
+    }
+
+    /// What the refresh lock gave: the token, or the session that replaced the one locked.
+    private enum Locked {
+        case issued(IssuedToken)
+        case replaced(AuthState)
     }
 
     /// Runs under the lock. The stored refresh token is the source of truth: a failure is

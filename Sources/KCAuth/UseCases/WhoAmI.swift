@@ -89,16 +89,20 @@ public struct WhoAmI: Sendable {
         guard let online else { throw KCAuthError(.internal, "no provider access for userinfo") }
         _ = try online.tokens.run(TokenProvider.Request(minValid: 10))
         let identity = try self.identity(profile: profile, userinfo: online.http())
-        if let answer = identity.userinfo { keep(answer, profile: profile, online) }
+        if let answer = identity.userinfo {
+            keep(answer, profile: profile, key: SecretKey(profile: profile, issuer: identity.issuer, clientID: identity.clientID), online)
+        }
         return identity
     }
 
     /// Best effort, under the refresh lock: the identity is a convenience, never worth an error.
-    private func keep(_ userinfo: JSONValue, profile: String, _ online: Online) {
-        _ = try? online.lock.withLock(profile: profile, timeout: 5) {
+    /// `key`: the session the answer is about (the one the identity was read from).
+    private func keep(_ userinfo: JSONValue, profile: String, key: SecretKey, _ online: Online) {
+        _ = try? online.lock.withLock(key, timeout: 5) {
             guard let secret = try store.read(profile: profile) else { return }
             var state = try AuthState.decode(secret, profile: profile)
-            guard state.userinfo != userinfo else { return }
+            // Another sign-in replaced the session meanwhile: its answer is not this one's.
+            guard SecretKey(profile: profile, session: state) == key, state.userinfo != userinfo else { return }
             state.userinfo = userinfo
             try online.writer.amended(state, profile: profile)
         }

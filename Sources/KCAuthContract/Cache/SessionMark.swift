@@ -25,21 +25,13 @@ public enum SessionMark {
     public typealias Lookup = (_ profile: String, _ binding: CachePolicy.Binding) -> State?
 
     /// One mark per profile and binding (store, issuer, client): a profile name that means
-    /// another provider in another environment (its own configuration) is another session.
-    /// `directory`: ``ContractPaths/sharedDirectory(uid:home:)``; nil when there is none.
+    /// another provider in another environment (its own configuration) is another session
+    /// (``SessionFileName``). `directory`: ``ContractPaths/sharedDirectory(uid:home:)``; nil when
+    /// there is none.
     public static func file(profile: String, binding: CachePolicy.Binding, directory: String?) -> String? {
         guard let directory else { return nil }
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325   // FNV-1a, 64 bits: a name, not a secret
-        func mix(_ s: String) { for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 } }
-        mix(binding.storage)
-        h = h &* 0x100_0000_01b3   // the NUL between the parts (h ^ 0 == h)
-        mix(binding.issuer)
-        h = h &* 0x100_0000_01b3
-        mix(binding.clientID)
-        var tail = Array(".".utf8)
-        ASCIIText.appendHex16(h, to: &tail)   // 16 lower-case hex digits, by hand (docs/performance.md §4)
-        tail += ".session".utf8
-        return directory + "/" + profile + String(decoding: tail, as: UTF8.self)
+        return directory + "/" + SessionFileName.stem(profile: profile, storage: binding.storage, issuer: binding.issuer,
+                                                      clientID: binding.clientID) + SessionFileName.mark
     }
 
     /// The mark, nil when there is none, it is not private, or it cannot be read.

@@ -127,12 +127,17 @@ public struct SessionEnd: Sendable {
         if options.serverSide, let b = options.browser, let state = try? AuthState.decode(first, profile: profile) {
             outcome.browser = browser.run(state, port: b.port, timeout: b.timeout, profile: profile, notify: notify)
         }
-        // Under the refresh lock, so no refresh can store new tokens after the delete, and with
-        // the state read again: a refresh that finished meanwhile rotated the refresh token, and
-        // the newest one is the one to revoke.
-        func endAndDelete() throws {
-            guard let secret = try store.read(profile: profile) else { return }
+        // Under the session's refresh lock, so no refresh can store new tokens after the delete,
+        // and with the state read again: a refresh that finished meanwhile rotated the refresh
+        // token, and the newest one is the one to revoke. A sign-in with another provider or
+        // client may have replaced the session meanwhile: then that session's lock is taken
+        // (`only`: the session the lock is held for; the key of another is returned, nothing done).
+        func endAndDelete(only: SecretKey?) throws -> SecretKey? {
+            guard let secret = try store.read(profile: profile) else { return nil }
             let state = try? AuthState.decode(secret, profile: profile)
+            if let only, let state, SecretKey(profile: profile, session: state) != only {
+                return SecretKey(profile: profile, session: state)
+            }
             outcome.unreadable = state == nil
             if options.serverSide, let state {
                 outcome.issuer = state.issuer
@@ -144,18 +149,27 @@ public struct SessionEnd: Sendable {
                 (outcome.endSession, outcome.revocation) = ServerLogout(http: http, authenticator: authenticator(state)).run(state)
             }
             outcome.deleted = try store.delete(profile: profile)
+            return nil
         }
+        // A session nobody can read is refreshed by nobody: any lock of the profile will do.
+        var key = firstState.map { SecretKey(profile: profile, session: $0) } ?? SecretKey(profile: profile, issuer: "", clientID: "")
         // A lock that cannot be had (no place for it, a hung holder) must not keep a session
         // alive that the user wants ended: then the session is ended and deleted without it.
         var locked = false
         do {
-            try lock.withLock(profile: profile, timeout: SessionWriter.lockTimeout) {
-                locked = true
-                try endAndDelete()
+            for attempt in 0..<3 {
+                locked = false
+                var replaced: SecretKey?
+                try lock.withLock(key, timeout: SessionWriter.lockTimeout) {
+                    locked = true
+                    replaced = try endAndDelete(only: attempt < 2 ? key : nil)
+                }
+                guard let replaced else { break }
+                key = replaced
             }
         } catch let error as KCAuthError where !locked {
             outcome.lockProblem = error
-            try endAndDelete()
+            _ = try endAndDelete(only: nil)
         }
         return outcome
     }

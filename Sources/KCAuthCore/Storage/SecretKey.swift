@@ -10,6 +10,11 @@ public struct SecretKey: Sendable, Hashable {
         self.clientID = clientID
     }
 
+    /// The key of the session `state` of `profile`: the issuer and client it was signed in with.
+    public init(profile: String, session state: AuthState) {
+        self.init(profile: profile, issuer: state.issuer, clientID: state.clientID)
+    }
+
     /// The item label a keyring UI shows.
     public var label: String { "kcauth: \(profile) (\(clientID) at \(issuer))" }
 }

@@ -1,16 +1,27 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KCAuthContract
 import KCAuthCore
 
-/// `ProfileLock` over `flock(2)` on `<directory>/<namespace>-<profile>.lock`.
+/// `ProfileLock` over `flock(2)` on `<directory>/<profile>.<digest>.refresh.lock`, the digest
+/// that of the store (`namespace`), issuer and client id (``SessionFileName``).
 ///
-/// The file name is the session's identity (its store and profile), and the directory depends
-/// only on the user (`Paths.lockDirectory`), so every process of the user that can reach the
-/// same stored session takes the same lock, whatever its environment.
+/// The file name is the stored session's identity, and the directory depends only on the user
+/// (`Paths.lockDirectory`), so every process of the user that can reach the same stored session
+/// takes the same lock, whatever its environment; a profile of the same name that is another
+/// session (another configuration's provider or client) has a lock of its own.
 ///
 /// flock locks belong to the open file description, are released by the kernel when the process
 /// dies (even by SIGKILL), and need no clean-up of stale lock files: the file itself stays.
+///
+/// An upgrade: kcauth before session-keyed locks took `<namespace>-<profile>.lock` alone,
+/// exclusively. A process of that version can outlive the upgrade by hours (`exec --keep-fresh`,
+/// `forward-agent`, `kcauth ssh` refresh as they run), and if it refreshed the session beside a
+/// new process that took only the new name, a provider with reuse detection would end the
+/// session. So the new lock also holds the old name, shared: an old process and a new one
+/// exclude each other, while new processes (serialised by the session's own lock) never wait
+/// for each other on it. It can go once no kcauth without session-keyed locks may still run.
 public struct FileProfileLock: ProfileLock {
     /// nil: the user has no place for locks (no runtime directory, no home): every lock fails.
     public let directory: String?
@@ -22,22 +33,48 @@ public struct FileProfileLock: ProfileLock {
         self.namespace = namespace
     }
 
-    public func path(profile: String) -> String { (directory ?? "") + "/" + namespace + "-" + profile + ".lock" }
+    public func path(_ session: SecretKey) -> String {
+        (directory ?? "") + "/" + SessionFileName.stem(profile: session.profile, storage: namespace, issuer: session.issuer,
+                                                      clientID: session.clientID) + SessionFileName.refreshLock
+    }
 
-    public func withLock<T>(profile: String, timeout: Double, _ body: () throws -> T) throws -> T {
+    /// The name older kcauth locks (see the type's comment).
+    public func legacyPath(profile: String) -> String { (directory ?? "") + "/" + namespace + "-" + profile + ".lock" }
+
+    public func withLock<T>(_ session: SecretKey, timeout: Double, _ body: () throws -> T) throws -> T {
         let directory = try Self.prepare(directory)
-        let path = path(profile: profile)
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        var waited = 0.0
+        let own = try Self.open(path(session))
+        defer { close(own) }
+        try Self.hold(own, LOCK_EX, path: path(session), profile: session.profile, in: directory, timeout: timeout, waited: &waited)
+        defer { flock(own, LOCK_UN) }
+        let legacy = legacyPath(profile: session.profile)
+        let old = try Self.open(legacy)
+        defer { close(old) }
+        try Self.hold(old, LOCK_SH, path: legacy, profile: session.profile, in: directory, timeout: timeout, waited: &waited)
+        defer { flock(old, LOCK_UN) }
+        // What runs under the lock sends a refresh or a sign-out and stores the answer: a signal
+        // that ends kcauth meanwhile waits for it (a provider that rotated a refresh token
+        // nobody stored would end the session).
+        return try ProcessSignals.finishing(body)
+    }
+
+    private static func open(_ path: String) throws -> Int32 {
+        let fd = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
             throw KCAuthError(.configuration, "cannot open the lock file \(path): \(String(cString: strerror(errno)))",
                               hint: "remove \(path) if it is not a regular file of yours")
         }
-        defer { close(fd) }
-        // Poll with LOCK_NB rather than block: a blocking flock cannot be given a deadline
-        // without signals, and a stuck holder must not hang every script that wants a token.
-        var waited = 0.0
+        return fd
+    }
+
+    /// Takes `operation` (`LOCK_EX`, `LOCK_SH`) on `fd` within what is left of `timeout`.
+    /// Polls with LOCK_NB rather than block: a blocking flock cannot be given a deadline without
+    /// signals, and a stuck holder must not hang every script that wants a token.
+    private static func hold(_ fd: Int32, _ operation: Int32, path: String, profile: String, in directory: String,
+                             timeout: Double, waited: inout Double) throws {
         var pause = 0.002
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        while flock(fd, operation | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
                 throw KCAuthError(.configuration, "cannot lock \(path): \(String(cString: strerror(errno)))",
                                   hint: "check that the file system of \(directory) supports flock")
@@ -50,11 +87,6 @@ public struct FileProfileLock: ProfileLock {
             waited += pause
             pause = min(pause * 2, 0.05)
         }
-        defer { flock(fd, LOCK_UN) }
-        // What runs under the lock sends a refresh or a sign-out and stores the answer: a signal
-        // that ends kcauth meanwhile waits for it (a provider that rotated a refresh token
-        // nobody stored would end the session).
-        return try ProcessSignals.finishing(body)
     }
 
     /// The lock directory made (0700) and checked: ours, closed to others. Shared by every lock
