@@ -119,6 +119,10 @@ def test_output_formats(provider, keyring, kcauth):
     token = kcauth("token").stdout.strip()
 
     assert kcauth("token", "-o", "header").stdout == f"Authorization: Bearer {token}\n"
+    # A headers helper's contract (Claude Code's headersHelper, opencode, Codex): one JSON object.
+    assert kcauth("token", "-o", "headers-json").stdout == '{"Authorization":"Bearer %s"}\n' % token
+    assert json.loads(kcauth("token", "--output=headers-json", env={"KCAUTH_TOKEN_CACHE": "on"}).stdout) == {
+        "Authorization": f"Bearer {token}"}
 
     doc = json.loads(kcauth("token", "--output=json").stdout)
     assert doc["access_token"] == token and doc["token_type"] == "Bearer"
@@ -140,6 +144,7 @@ def test_output_formats(provider, keyring, kcauth):
     assert claims["aud"] in ("kcauth", ["kcauth"]) and claims["iss"] == provider.issuer
     id_doc = json.loads(kcauth("token", "--id-token", "-o", "json").stdout)
     assert id_doc["id_token"] == id_token and "access_token" not in id_doc
+    assert kcauth("token", "--id-token", "-o", "headers-json").stdout == '{"Authorization":"Bearer %s"}\n' % id_token
 
     bad = kcauth("token", "-o", "yaml")
     assert bad.returncode == 2 and "use one of raw, header, json, env, exec-credential, curl" in bad.stderr
