@@ -34,7 +34,7 @@ enum PromptCommand: Command {
         examples: [
             "PS1='[$(kcauth prompt)] \\w \\$ '   # bash",
             "kcauth prompt --profile work --format '{user}@{profile} {expires_in}'",
-            "kcauth prompt --format '{state}'   # valid, refreshable, login_required, locked, unknown",
+            "kcauth prompt --format '{state}'   # valid, refreshable, login_required, …",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {

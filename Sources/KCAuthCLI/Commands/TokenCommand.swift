@@ -26,7 +26,7 @@ enum TokenCommand: Command {
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
             "kcauth token -o curl | curl -K - https://api.example.com/",
             "kcauth token -o curl --dpop-url https://api.example.com/x   # DPoP",
-            "kcauth token -o headers-json   # a headers helper: {\"Authorization\":\"Bearer …\"}",
+            "kcauth token -o headers-json   # for a headers helper command",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
