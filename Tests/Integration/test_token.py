@@ -179,9 +179,14 @@ def test_the_runtime_cache_holds_only_the_access_token_privately_and_spares_the_
 
 
 def test_with_the_cache_off_nothing_is_written_to_the_runtime_dir(provider, keyring, kcauth):
-    login(kcauth, provider)
-    assert kcauth("token", env={"KCAUTH_TOKEN_CACHE": "off"}).returncode == 0
+    off = {"KCAUTH_TOKEN_CACHE": "off"}
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", env=off)
+    assert r.returncode == 0, r
+    assert kcauth("token", env=off).returncode == 0
     assert not (Path(keyring.env["XDG_RUNTIME_DIR"]) / "kcauth" / "default.token").exists()
+    # With the cache on, login leaves the new session's copy (the next token needs no store read).
+    login(kcauth, provider, "--force")
+    assert (Path(keyring.env["XDG_RUNTIME_DIR"]) / "kcauth" / "default.token").exists()
 
 
 def test_a_swift_program_shares_the_session_through_the_library(start_provider, keyring, kcauth):
