@@ -53,7 +53,7 @@ _kcauth() {
         esac
         case $cur in
             -*) _kcauth_reply '-h --help --version --profile' ;;
-            *) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            *) _kcauth_reply 'login token refresh logout whoami status prompt unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi
@@ -67,6 +67,7 @@ _kcauth() {
         logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;
         whoami) flags='--profile --userinfo -o --output -h --help' values='--profile -o --output' max=0 ;;
         status) flags='--profile -o --output -h --help' values='--profile -o --output' max=0 ;;
+        prompt) flags='--profile --format -h --help' values='--profile --format' max=0 ;;
         unlock) flags='--for --passphrase-file -h --help' values='--for --passphrase-file' max=0 ;;
         lock) flags='-h --help' values='' max=0 ;;
         passphrase) flags='--new-key --passphrase-file --new-passphrase-file -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
@@ -102,14 +103,15 @@ _kcauth() {
             'login --client-key-alg') _kcauth_reply 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384' ;;
             'login --client-assertion-file') _kcauth_files ;;
             'token --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
+            'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl headers-json' ;;
             'refresh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
-            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential curl' ;;
+            'refresh -o' | 'refresh --output') _kcauth_reply 'raw header json env exec-credential curl headers-json' ;;
             'logout --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'whoami -o' | 'whoami --output') _kcauth_reply 'text json' ;;
             'status --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'status -o' | 'status --output') _kcauth_reply 'text json' ;;
+            'prompt --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'unlock --passphrase-file') _kcauth_files ;;
             'passphrase --passphrase-file') _kcauth_files ;;
             'passphrase --new-passphrase-file') _kcauth_files ;;
@@ -143,7 +145,7 @@ _kcauth() {
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
-            help) _kcauth_reply 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
+            help) _kcauth_reply 'login token refresh logout whoami status prompt unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
     fi

@@ -66,6 +66,7 @@ complete -c kcauth -n 'not __kcauth_command' -a refresh -d 'Refresh the tokens n
 complete -c kcauth -n 'not __kcauth_command' -a logout -d 'Sign out at the provider and delete the stored session'
 complete -c kcauth -n 'not __kcauth_command' -a whoami -d 'Show who is signed in'
 complete -c kcauth -n 'not __kcauth_command' -a status -d 'Show every profile\'s sign-in state'
+complete -c kcauth -n 'not __kcauth_command' -a prompt -d 'Print the session\'s state for a shell prompt or status bar'
 complete -c kcauth -n 'not __kcauth_command' -a unlock -d 'Unlock the encrypted store for every process of yours'
 complete -c kcauth -n 'not __kcauth_command' -a lock -d 'Lock the encrypted store again'
 complete -c kcauth -n 'not __kcauth_command' -a passphrase -d 'Change the encrypted store\'s passphrase'
@@ -122,15 +123,15 @@ complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using token' -l min-valid -x -d 'Refresh if the token expires sooner than this'
-complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
+complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl headers-json' -d 'Output format'
 complete -c kcauth -n '__kcauth_using token' -l id-token -d 'Print the ID token instead of the access token'
-complete -c kcauth -n '__kcauth_using token' -l dpop-url -x -d 'For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl)'
+complete -c kcauth -n '__kcauth_using token' -l dpop-url -x -d 'For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl, -o headers-json)'
 complete -c kcauth -n '__kcauth_using token' -l dpop-method -x -d 'The HTTP method of that request'
 complete -c kcauth -n '__kcauth_using token' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using refresh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using refresh' -l scope -x -d 'Request a narrower scope'
-complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'
+complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl headers-json' -d 'Output format'
 complete -c kcauth -n '__kcauth_using refresh' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using refresh' -s h -l help -d 'Show help for this command'
 
@@ -150,6 +151,10 @@ complete -c kcauth -n '__kcauth_using whoami' -s h -l help -d 'Show help for thi
 complete -c kcauth -n '__kcauth_using status' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using status' -s o -l output -x -a 'text json' -d 'Output format'
 complete -c kcauth -n '__kcauth_using status' -s h -l help -d 'Show help for this command'
+
+complete -c kcauth -n '__kcauth_using prompt' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
+complete -c kcauth -n '__kcauth_using prompt' -l format -x -d 'The line, with {profile} {state} {expires_in} {user} {summary}; {{ and }} for braces'
+complete -c kcauth -n '__kcauth_using prompt' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using unlock' -l for -x -d 'How long the store stays unlocked (up to 30d)'
 complete -c kcauth -n '__kcauth_using unlock' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
@@ -214,4 +219,4 @@ complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
-complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help'
+complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status prompt unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help'

@@ -15,7 +15,9 @@ kcauth is measured as installed: stripped copies of the static front (`kcauth`) 
 temp dir (--unstripped: the build's own files). `kcauth --version` is the hand-off's cost: the front
 declines and execs the full program.
 
-kcauth rows: `token` (-o raw), `-o header`, `-o json`, `-o env`, `-o exec-credential`. Flatness:
+kcauth rows: `token` (-o raw), `-o header`, `-o json`, `-o env`, `-o exec-credential`,
+`-o headers-json`, and `kcauth prompt` (default format, and every field): the same files read, so
+the same cost or less is the goal. Flatness:
 a second invocation per round times `kcauth token` with a one-profile configuration against
 `kcauth token --profile p57` with 100 profiles (the file is swapped by a per-command hyperfine
 --prepare, which is not timed).
@@ -311,6 +313,9 @@ def main():
             "kcauth token -o json": [k, "token", "-o", "json"],
             "kcauth token -o env": [k, "token", "-o", "env"],
             "kcauth token -o exec-credential": [k, "token", "-o", "exec-credential"],
+            "kcauth token -o headers-json": [k, "token", "-o", "headers-json"],
+            "kcauth prompt": [k, "prompt"],
+            "kcauth prompt --format (every field)": [k, "prompt", "--format", "{profile}|{state}|{expires_in}|{user}|{summary}"],
             "kcauth --version (front, exec full)": [k, "--version"],
             "secret-tool lookup": ["secret-tool", "lookup", "bench", "baseline"],
             "gh auth token": ["gh", "auth", "token"],
@@ -399,7 +404,8 @@ def main():
         print(f"\n  {PROFILES} profiles / one profile (measured as a pair, with --prepare): {many_profiles / one_profile:.2f}x")
         counts = {}
         if not args.no_callgrind:
-            for name in ("/bin/true", "oidc-token", "kcauth token", "kcauth token -o json", "kcauth --version (front, exec full)",
+            for name in ("/bin/true", "oidc-token", "kcauth token", "kcauth token -o json", "kcauth token -o headers-json",
+                         "kcauth prompt", "kcauth prompt --format (every field)", "kcauth --version (front, exec full)",
                          "secret-tool lookup"):
                 counts[name] = instructions(commands[name], env, work)
             shutil.copyfile(many, config)

@@ -151,6 +151,13 @@ public final class KCAuthContext: Sendable {
         return WhoAmI(store: store, clock: adapters.clock, online: online)
     }
 
+    /// `kcauth prompt`, in a context of its own whose warnings go nowhere: a prompt shows no error.
+    public func glance() -> Glance {
+        var quiet = adapters
+        quiet.warn = { _ in }
+        return Glance(context: KCAuthContext(adapters: quiet))
+    }
+
     /// Every profile's state; the selected one decides the exit status.
     public func status(selected: ResolvedProfile) throws -> Status.Report {
         let resolver = try self.resolver()

@@ -2,7 +2,7 @@ import KCAuthContract
 
 /// `kcauth token -o FORMAT` for a cached access token, byte for byte as the full program's
 /// TokenOutput renders it. JSON strings are written without escaping, so `json` and
-/// `exec-credential` (and `curl`'s quoted header) are rendered only when every string is printable ASCII without `"` or `\`
+/// `exec-credential` (and `curl`'s quoted header, `headers-json`) are rendered only when every string is printable ASCII without `"` or `\`
 /// (JWTs, scopes and URLs are); otherwise nil, and the full program renders them.
 struct FastTokenOutput {
     /// The contract's formats (their words are the full program's too).
@@ -15,7 +15,7 @@ struct FastTokenOutput {
         // Without a known expiry the full program leaves fields out: it renders those itself.
         guard let expiresAt = t.expiresAt else {
             switch format {
-            case .raw, .header: return render(t, expiry: "", expiresAt: 0, profile: profile, now: now, execVersion: execVersion)
+            case .raw, .header, .headersJSON: return render(t, expiry: "", expiresAt: 0, profile: profile, now: now, execVersion: execVersion)
             default: return nil
             }
         }
@@ -50,6 +50,10 @@ struct FastTokenOutput {
             // CurlConfig.header: a token that needs no escape goes between the quotes as it is.
             guard Self.quoted([t.accessToken]) != nil else { return nil }
             return "header = \"Authorization: Bearer " + t.accessToken + "\"\n"
+        case .headersJSON:
+            // HeadersJSON.document: JSONValue's compact object, the token between the quotes as it is.
+            guard Self.quoted([t.accessToken]) != nil else { return nil }
+            return "{\"Authorization\":\"Bearer " + t.accessToken + "\"}\n"
         }
     }
 

@@ -61,6 +61,8 @@ public enum FrontDispatch {
         switch first {
         case "token":
             return FastTokenPath.serve(arguments: arguments)
+        case "prompt":
+            return FastPrompt.serve(arguments: arguments)
         case "exec":
             FrontExec.serve(arguments: arguments)   // returns only when it did not start the command
             return nil

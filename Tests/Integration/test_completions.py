@@ -88,11 +88,11 @@ def test_a_global_profile_before_the_command(complete, env):
     assert complete("kcauth --profile work ") == help_commands(env)
     assert complete("kcauth --profile work to") == ["token"]
     assert complete("kcauth --profile work token --o") == ["--output"]
-    assert complete("kcauth --profile work token -o ") == sorted(["raw", "header", "json", "env", "exec-credential", "curl"])
+    assert complete("kcauth --profile work token -o ") == sorted(["raw", "header", "json", "env", "exec-credential", "curl", "headers-json"])
     assert complete("kcauth --profile=work token --min") == ["--min-valid"]
 
 
-@pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "profiles",
+@pytest.mark.parametrize("command", ["login", "token", "refresh", "logout", "whoami", "status", "prompt", "profiles",
                                      "use", "exec", "ssh", "forward-agent", "kubeconfig", "git-credential", "docker-credential",
                                      "doctor", "setup-client", "completion", "help", "unlock", "lock", "passphrase"])
 def test_every_flag_of_each_command_and_nothing_else(complete, env, command):
@@ -110,10 +110,11 @@ def test_a_flag_from_its_prefix(complete):
 
 
 def test_values_of_enumerated_options(complete):
-    formats = sorted(["raw", "header", "json", "env", "exec-credential", "curl"])
+    formats = sorted(["raw", "header", "json", "env", "exec-credential", "curl", "headers-json"])
     assert complete("kcauth token -o ") == formats
     assert complete("kcauth token --output ") == formats
     assert complete("kcauth refresh --output e") == ["env", "exec-credential"]
+    assert complete("kcauth token -o hea") == ["header", "headers-json"]
     assert complete("kcauth login --storage ") == ["encrypted", "file", "keyring", "memory"]
     assert complete("kcauth login --flow ") == ["auto", "browser", "device"]
     assert complete("kcauth whoami -o ") == ["json", "text"]
@@ -123,7 +124,7 @@ def test_values_of_enumerated_options(complete):
 def test_values_after_an_equals_sign(complete):
     # fish offers the whole word (`--output=raw`), bash and zsh the value.
     offered = [c.split("=", 1)[1] if c.startswith("--output=") else c for c in complete("kcauth token --output=")]
-    assert offered == sorted(["raw", "header", "json", "env", "exec-credential", "curl"])
+    assert offered == sorted(["raw", "header", "json", "env", "exec-credential", "curl", "headers-json"])
     offered = [c.split("=", 1)[1] if c.startswith("--storage=") else c for c in complete("kcauth login --storage=f")]
     assert offered == ["file"]
 

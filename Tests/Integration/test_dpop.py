@@ -133,3 +133,29 @@ def test_a_dpop_token_without_a_dpop_profile_is_refused(start_provider, keyring,
     r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
     assert r.returncode == 0, r  # no proof sent: Bearer tokens
     assert json.loads(stored_state(keyring))["token_type"] == "Bearer"
+
+
+def test_a_bound_token_goes_with_a_proof_for_the_request_in_header_and_headers_json(start_provider, keyring, kcauth):
+    """`-o header` and `-o headers-json` with --dpop-url: the provider's userinfo (a DPoP resource,
+    RFC 9449 §7.1, verified by jwcrypto) accepts each answer once, for that URL and method only."""
+    provider = start_provider(dpop="on")
+    login(kcauth, provider, "--dpop")
+    url = provider.userinfo_endpoint
+
+    r = kcauth("token", "-o", "headers-json", "--dpop-url", url)
+    assert r.returncode == 0 and r.stdout.endswith("}\n") and r.stdout.count("\n") == 1, r
+    headers = json.loads(r.stdout)
+    assert list(headers) == ["Authorization", "DPoP"] and headers["Authorization"].startswith("DPoP ")
+    assert requests.get(url, headers=headers, timeout=10).status_code == 200
+    assert requests.get(url, headers=headers, timeout=10).status_code == 401, "a proof is good for one request"
+
+    r = kcauth("token", "-o", "header", "--dpop-url", url)
+    lines = dict(line.split(": ", 1) for line in r.stdout.splitlines())
+    assert list(lines) == ["Authorization", "DPoP"] and requests.get(url, headers=lines, timeout=10).status_code == 200
+
+    posted = json.loads(kcauth("token", "-o", "headers-json", "--dpop-url", url, "--dpop-method", "POST").stdout)
+    assert requests.get(url, headers=posted, timeout=10).status_code == 401, "made for POST, refused for GET"
+    assert requests.post(url, headers=posted, timeout=10).status_code == 200
+
+    r = kcauth("token", "-o", "headers-json")
+    assert r.returncode == 2 and r.stdout == "" and "pass --dpop-url URL" in r.stderr, r

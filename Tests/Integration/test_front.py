@@ -6,6 +6,7 @@ The hand-off itself is observed with strace: the execve the front makes, with it
 
 import os
 import re
+from pathlib import Path
 import shutil
 import subprocess
 
@@ -187,6 +188,19 @@ def test_every_tools_path_is_served_by_the_front_with_a_warm_token(provider, key
     r, calls = execs(tmp_path, ["kcauth", "exec", "--env", "MY_TOKEN", "--", "/usr/bin/env"], kcauth.env)
     assert r.returncode == 0 and f"MY_TOKEN={token}\n" in r.stdout, r
     assert [path for path, _, _ in calls if path.endswith("/kcauth-full")] == [] and calls[-1][0] == "/usr/bin/env", calls
+
+    r = front_alone(["kcauth", "token", "-o", "headers-json"])
+    assert r.stdout == '{"Authorization":"Bearer %s"}\n' % token, r
+    # kcauth prompt: the same files, the same front (signed in, expired, no such profile, no session here).
+    r = front_alone(["kcauth", "prompt", "--format", "{profile} {state} {user}"])
+    assert r.stdout == "default valid alice\n", r
+    assert front_alone(["kcauth", "prompt", "--profile", "nope"]).stdout == "\n"
+    cache = Path(kcauth.env["XDG_RUNTIME_DIR"]) / "kcauth" / "default.token"
+    record = cache.read_text()
+    cache.write_text(re.sub(r'"expires_at":"[^"]+"', '"expires_at":"2001-01-01T00:00:00Z"', record))
+    assert front_alone(["kcauth", "prompt"]).stdout == "default expired\n"
+    cache.unlink()
+    assert front_alone(["kcauth", "prompt"]).stdout == "default ?\n"
 
 
 def test_what_the_front_hands_off_reaches_the_full_program_with_standard_input_intact(provider, keyring, kcauth, tmp_path):

@@ -65,6 +65,16 @@ def test_token_refresh_and_login_outputs_follow_the_token_table(provider, kcauth
     check(json.loads(kcauth("refresh", "-o", "json").stdout), "kcauth token -o json")
 
 
+def test_headers_json_is_one_object_of_string_headers_on_one_line(provider, kcauth):
+    """docs/json.md, "kcauth token -o headers-json": the headers helpers' contract, no version."""
+    login(kcauth, provider)
+    for args in (["token"], ["token", "--id-token"], ["refresh"]):
+        out = kcauth(*args, "-o", "headers-json").stdout
+        assert out.count("\n") == 1 and out.endswith("}\n"), out
+        document = json.loads(out)
+        assert list(document) == ["Authorization"] and document["Authorization"].startswith("Bearer ey"), document
+
+
 def test_memory_login_json_follows_the_token_table(provider, kcauth):
     r = login(kcauth, provider, "--storage", "memory", "-o", "json")
     check(json.loads(r.stdout), "kcauth token -o json")

@@ -69,7 +69,7 @@ def test_a_file_others_can_read_is_refused(provider, keyring, kcauth):
     assert kcauth(*login_args(provider, "--storage", "file")).returncode == 0
     state_file = kcauth.state_dir / "default.json"
     state_file.chmod(0o644)
-    r = kcauth("token")
+    r = kcauth("token", env={"KCAUTH_TOKEN_CACHE": "off"})   # the store read (login left a warm runtime copy)
     assert r.returncode == 5, r
     assert f"refusing to use {state_file}: it is accessible to group or others (mode 0644)" in r.stderr
     assert f"chmod 600 {state_file}" in r.stderr and r.stdout == ""

@@ -119,6 +119,10 @@ def test_output_formats(provider, keyring, kcauth):
     token = kcauth("token").stdout.strip()
 
     assert kcauth("token", "-o", "header").stdout == f"Authorization: Bearer {token}\n"
+    # A headers helper's contract (Claude Code's headersHelper, opencode, Codex): one JSON object.
+    assert kcauth("token", "-o", "headers-json").stdout == '{"Authorization":"Bearer %s"}\n' % token
+    assert json.loads(kcauth("token", "--output=headers-json", env={"KCAUTH_TOKEN_CACHE": "on"}).stdout) == {
+        "Authorization": f"Bearer {token}"}
 
     doc = json.loads(kcauth("token", "--output=json").stdout)
     assert doc["access_token"] == token and doc["token_type"] == "Bearer"
@@ -140,6 +144,7 @@ def test_output_formats(provider, keyring, kcauth):
     assert claims["aud"] in ("kcauth", ["kcauth"]) and claims["iss"] == provider.issuer
     id_doc = json.loads(kcauth("token", "--id-token", "-o", "json").stdout)
     assert id_doc["id_token"] == id_token and "access_token" not in id_doc
+    assert kcauth("token", "--id-token", "-o", "headers-json").stdout == '{"Authorization":"Bearer %s"}\n' % id_token
 
     bad = kcauth("token", "-o", "yaml")
     assert bad.returncode == 2 and "use one of raw, header, json, env, exec-credential, curl" in bad.stderr
@@ -174,9 +179,14 @@ def test_the_runtime_cache_holds_only_the_access_token_privately_and_spares_the_
 
 
 def test_with_the_cache_off_nothing_is_written_to_the_runtime_dir(provider, keyring, kcauth):
-    login(kcauth, provider)
-    assert kcauth("token", env={"KCAUTH_TOKEN_CACHE": "off"}).returncode == 0
+    off = {"KCAUTH_TOKEN_CACHE": "off"}
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", env=off)
+    assert r.returncode == 0, r
+    assert kcauth("token", env=off).returncode == 0
     assert not (Path(keyring.env["XDG_RUNTIME_DIR"]) / "kcauth" / "default.token").exists()
+    # With the cache on, login leaves the new session's copy (the next token needs no store read).
+    login(kcauth, provider, "--force")
+    assert (Path(keyring.env["XDG_RUNTIME_DIR"]) / "kcauth" / "default.token").exists()
 
 
 def test_a_swift_program_shares_the_session_through_the_library(start_provider, keyring, kcauth):

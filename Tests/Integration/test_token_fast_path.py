@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-FORMATS = ("raw", "header", "json", "env", "exec-credential")
+FORMATS = ("raw", "header", "json", "env", "exec-credential", "headers-json")
 LAZY_LIBRARIES = ("libsecret-1.so.0", "libcurl.so.4", "libcrypto.so.3", "libqrencode.so.4")
 NO_BUS = {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/kcauth-test-bus"}
 

@@ -40,8 +40,8 @@ import KCAuthTestSupport
         // Before the command name: the value of --profile is a profile, and it is not the command.
         #expect(script.contains("            --profile) _kcauth_reply \"$(_kcauth_profiles)\"; return ;;"))
         #expect(script.contains("            --profile) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;"))
-        #expect(script.contains("'token --output' | 'token -o') _kcauth_reply 'raw header json env exec-credential curl' ;;")
-             || script.contains("'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl' ;;"))
+        #expect(script.contains("'token --output' | 'token -o') _kcauth_reply 'raw header json env exec-credential curl headers-json' ;;")
+             || script.contains("'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl headers-json' ;;"))
         #expect(script.contains("'token --profile') _kcauth_reply \"$(_kcauth_profiles)\" ;;"))
         #expect(script.contains("command kcauth profiles --names"))
     }
@@ -57,7 +57,7 @@ import KCAuthTestSupport
             let specs = block.filter { !$0.contains("_arguments") }.map { Self.removingDescriptions($0) }.joined(separator: " ")
             #expect(Set(Docs.flags(in: Substring(specs))) == Self.expectedFlags(spec), "zsh: flags of \(spec.name)")
         }
-        #expect(script.contains("{-o+,--output=}'[Output format]:FORMAT:(raw header json env exec-credential curl)'"))
+        #expect(script.contains("{-o+,--output=}'[Output format]:FORMAT:(raw header json env exec-credential curl headers-json)'"))
         #expect(script.contains("--profile='[Profile to use]:NAME:_kcauth_profiles'"))
         #expect(script.contains("'1:shell:(bash zsh fish)'"))
         // A global option with a value does not end the command line, as help and version do.
@@ -92,7 +92,7 @@ import KCAuthTestSupport
             }
             #expect(flags == Self.expectedFlags(spec), "fish: flags of \(spec.name)")
         }
-        #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl' -d 'Output format'"))
+        #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header json env exec-credential curl headers-json' -d 'Output format'"))
         #expect(lines.contains("complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'"))
         #expect(lines.contains { $0.hasPrefix("complete -c kcauth -n 'not __kcauth_command' -l profile -x -a '(__kcauth_profiles)' -d ") })
         #expect(lines.contains("            case '--profile'"), "fish: the value of a global --profile is not the command")

@@ -11,11 +11,17 @@ public struct Lock: Sendable {
     }
 
     let keyring: (any StoreKeyring)?
+    /// Where `kcauth prompt` learns that the store is locked (``TokenCache/noteStore(_:locked:)``).
+    let cache: (any TokenCache)?
 
-    public init(keyring: (any StoreKeyring)?) { self.keyring = keyring }
+    public init(keyring: (any StoreKeyring)?, cache: (any TokenCache)? = nil) {
+        self.keyring = keyring
+        self.cache = cache
+    }
 
     public func run() throws -> Outcome {
         let keys = try EncryptedStore.keyring(keyring).lock()
+        cache?.noteStore(.encrypted, locked: true)
         return keys > 0 ? .locked(keys: keys) : .wasNotUnlocked
     }
 }

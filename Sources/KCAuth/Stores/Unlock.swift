@@ -18,10 +18,13 @@ public struct Unlock: Sendable {
 
     let keyring: (any StoreKeyring)?
     let clock: any TimeSource
+    /// Where `kcauth prompt` learns that the store is open again (``TokenCache/noteStore(_:locked:)``).
+    let cache: (any TokenCache)?
 
-    public init(keyring: (any StoreKeyring)?, clock: any TimeSource) {
+    public init(keyring: (any StoreKeyring)?, clock: any TimeSource, cache: (any TokenCache)? = nil) {
         self.keyring = keyring
         self.clock = clock
+        self.cache = cache
     }
 
     public func run(seconds: UInt32 = defaultSeconds) throws -> Result {
@@ -37,6 +40,7 @@ public struct Unlock: Sendable {
                               remedy: .passphraseWithoutKernelKeyring)
         case .present:
             let until = try keyring.unlock(seconds: seconds)
+            cache?.noteStore(.encrypted, locked: false)
             return Result(until: until, now: clock.instant)
         }
     }

@@ -170,7 +170,15 @@ public struct TokenProvider: Sendable {
     }
 
     private func readState(_ profile: String) throws -> AuthState {
-        guard let secret = try store.read(profile: profile) else {
+        let read: String?
+        do {
+            read = try store.read(profile: profile)
+        } catch let error as KCAuthError where error.code == .storageLocked {
+            cache?.noteStore(binding.storage, locked: true)   // `kcauth prompt` says "locked" from it
+            throw error
+        }
+        cache?.noteStore(binding.storage, locked: false)
+        guard let secret = read else {
             cache?.retire(profile: profile, session: nil, binding: binding)
             throw KCAuthError(.loginRequired, "not logged in (profile '\(profile)', \(store.name) storage)", remedy: .signIn(profile: profile))
         }

@@ -16,8 +16,8 @@ enum TokenCommand: Command {
         at a time across processes). A valid token needs no network, and usually not even the \
         keyring. If the session has ended at the provider, kcauth removes the stored tokens, \
         keeps the profile's settings, and exits with status 4. A DPoP-bound access token (of a DPoP \
-        profile) is printed by -o header and -o curl with a proof for one request: --dpop-url URL \
-        and --dpop-method METHOD say which.
+        profile) is printed by -o header, -o curl and -o headers-json with a proof for one request: \
+        --dpop-url URL and --dpop-method METHOD say which.
         """,
         options: [CommandTable.profile, minValid, TokenOutput.option, TokenOutput.idToken, DPoPTokenOutput.url, DPoPTokenOutput.method],
         examples: [
@@ -26,6 +26,7 @@ enum TokenCommand: Command {
             "kcauth token --id-token -o exec-credential   # kubectl exec plugin",
             "kcauth token -o curl | curl -K - https://api.example.com/",
             "kcauth token -o curl --dpop-url https://api.example.com/x   # DPoP",
+            "kcauth token -o headers-json   # for a headers helper command",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {

@@ -5,7 +5,7 @@ import KCAuthCore
 /// never leaves this process.
 enum DPoPTokenOutput {
     static let url = OptionSpec("dpop-url", value: "URL",
-                                help: "For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl)")
+                                help: "For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl, -o headers-json)")
     static let method = OptionSpec("dpop-method", value: "METHOD", help: "The HTTP method of that request", default: "GET")
 
     /// The lines to print instead of the Bearer ones, or nil when the token is a Bearer token
@@ -19,7 +19,7 @@ enum DPoPTokenOutput {
         case .execCredential:
             throw KCAuthError(.usage, "the access token is DPoP-bound (RFC 9449) and kubectl cannot send DPoP proofs",
                               hint: "use a profile with `--dpop-mode refresh-only` or without DPoP for kubectl")
-        case .header, .curl:
+        case .header, .curl, .headersJSON:
             guard let target = command.value(url) else {
                 throw KCAuthError(.usage, "the access token is DPoP-bound: a request needs a proof made for it",
                                   hint: "pass --dpop-url URL (and --dpop-method METHOD unless it is GET)")
@@ -39,6 +39,9 @@ enum DPoPTokenOutput {
             }
             if format == .header {
                 return "Authorization: DPoP \(token.accessToken)\nDPoP: \(proof)\n"
+            }
+            if format == .headersJSON {
+                return try HeadersJSON.document([("Authorization", "DPoP " + token.accessToken), ("DPoP", proof)])
             }
             return "header = \"Authorization: DPoP \(token.accessToken)\"\nheader = \"DPoP: \(proof)\"\n"
         }

@@ -15,6 +15,7 @@ extension TokenFormat {
     /// printed.
     func check(_ t: IssuedToken, idToken: Bool) throws {
         if self == .curl { _ = try CurlConfig.header(bearer: idToken ? (t.idToken ?? "") : t.accessToken) }
+        if self == .headersJSON { _ = try HeadersJSON.document([("Authorization", "Bearer " + (idToken ? (t.idToken ?? "") : t.accessToken))]) }
     }
 
     /// `exec` is the ExecCredential version kubectl asked for (`KUBERNETES_EXEC_INFO`).
@@ -49,6 +50,9 @@ extension TokenFormat {
             return ExecCredential(version: exec, token: token, expiresAt: expiry).json
         case .curl:
             return (try? CurlConfig.header(bearer: token)) ?? ""  // `check` refused such a token
+        case .headersJSON:
+            // An ID token is sent as a bearer token too, as with `header`.
+            return (try? HeadersJSON.document([("Authorization", "Bearer " + token)])) ?? ""  // `check` refused such a token
         }
     }
 }

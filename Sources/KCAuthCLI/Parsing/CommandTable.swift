@@ -19,6 +19,7 @@ public enum CommandTable {
         LogoutCommand.self,
         WhoAmICommand.self,
         StatusCommand.self,
+        PromptCommand.self,
         UnlockCommand.self,
         LockCommand.self,
         PassphraseCommand.self,

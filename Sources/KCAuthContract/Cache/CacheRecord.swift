@@ -17,9 +17,19 @@ public struct CacheRecord: Sendable, Equatable {
     public var storage: String
     /// The session the token came from (see ``SessionMark``); nil for sessions stored by kcauth 0.1.
     public var sessionID: String?
+    /// Who is signed in, for people (`kcauth prompt`'s `{user}`): the display name of the
+    /// session's identity (ID token claims, which may be shown; never a token). nil: unknown.
+    public var user: String?
+    /// How the session gets its next access token without a person (`kcauth prompt` tells
+    /// "expired but refreshable" from "sign-in needed" with it); nil in records of older writers.
+    public var renewal: SessionRenewal?
+    /// When the refresh token stops working, when the provider said (`refresh_expires_in`);
+    /// nil: no known end.
+    public var renewalExpiresAt: Double?
 
     public init(accessToken: String, tokenType: String, expiresAt: Double?, scope: String, issuer: String,
-                clientID: String, storage: String, sessionID: String?) {
+                clientID: String, storage: String, sessionID: String?, user: String? = nil,
+                renewal: SessionRenewal? = nil, renewalExpiresAt: Double? = nil) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt.map { $0.isFinite ? $0.rounded(.down) : 0 }
@@ -28,10 +38,15 @@ public struct CacheRecord: Sendable, Equatable {
         self.clientID = clientID
         self.storage = storage
         self.sessionID = sessionID
+        self.user = user
+        self.renewal = renewal
+        self.renewalExpiresAt = renewalExpiresAt.map { $0.isFinite ? $0.rounded(.down) : 0 }
     }
 
-    /// The keys, in the order the writer uses. `expires_at` and `session_id` may be absent.
-    static let keys = ["access_token", "token_type", "expires_at", "scope", "issuer", "client_id", "storage", "session_id"]
+    /// The keys, in the order the writer uses. `expires_at`, `session_id` and the three after it
+    /// may be absent (a record written before them reads as it did).
+    static let keys = ["access_token", "token_type", "expires_at", "scope", "issuer", "client_id", "storage", "session_id",
+                       "user", "renewal", "renewal_expires_at"]
 
     /// The file's bytes.
     public func encoded() -> [UInt8] {
@@ -51,6 +66,9 @@ public struct CacheRecord: Sendable, Equatable {
         field("client_id", clientID)
         field("storage", storage)
         field("session_id", sessionID)
+        field("user", user)
+        field("renewal", renewal?.rawValue)
+        field("renewal_expires_at", renewalExpiresAt.map(Timestamp.format))
         out.append(UInt8(ascii: "}"))
         return out
     }
@@ -63,13 +81,22 @@ public struct CacheRecord: Sendable, Equatable {
         guard let values = bytes.withUnsafeBufferPointer({ Self.flatObject($0) }) else { return nil }
         guard let accessToken = values[0], !accessToken.isEmpty, let tokenType = values[1],
               let scope = values[3], let issuer = values[4], let clientID = values[5], let storage = values[6] else { return nil }
-        var expiresAt: Double?
+        var expiresAt: Double?, renewalExpiresAt: Double?, renewal: SessionRenewal?
         if let text = values[2] {
             guard let parsed = Timestamp.parse(text) else { return nil }
             expiresAt = parsed
         }
+        if let text = values[9] {
+            guard let parsed = SessionRenewal(rawValue: text) else { return nil }
+            renewal = parsed
+        }
+        if let text = values[10] {
+            guard let parsed = Timestamp.parse(text) else { return nil }
+            renewalExpiresAt = parsed
+        }
         self.init(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, scope: scope, issuer: issuer,
-                  clientID: clientID, storage: storage, sessionID: values[7])
+                  clientID: clientID, storage: storage, sessionID: values[7], user: values[8], renewal: renewal,
+                  renewalExpiresAt: renewalExpiresAt)
     }
 
     /// The values by `keys` index; nil for anything but one object of known, unrepeated keys with

@@ -49,6 +49,17 @@ public enum ContractFile {
         return readAll(fd, expected: Int(info.st_size), limit: limit).map { .bytes($0) } ?? .refused(path: path, .tooLarge(limit: limit))
     }
 
+    /// A directory is checked (its outcome carries no bytes), a file is read: what the front's
+    /// reader does (KCAuthFastPath's `FrontInputs.read`), for the full program's readers that must
+    /// decide as the front does (``SessionGlance/read(profile:binding:runtimeDirectory:read:mark:now:)``).
+    public static func inspect(_ path: String, _ rule: FileRule) -> Outcome {
+        var info = stat()
+        if rule == .secret, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            return checkDirectory(path, rule: rule, mayBeAbsent: false)
+        }
+        return read(path, rule: rule)
+    }
+
     /// A directory under `rule` (stat follows a link to it: `~/.config` may be one).
     public static func checkDirectory(_ path: String, rule: FileRule, euid: uid_t = geteuid(), mayBeAbsent: Bool) -> Outcome {
         var info = stat()

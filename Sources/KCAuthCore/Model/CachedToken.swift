@@ -15,6 +15,11 @@ public struct CachedToken: Sendable, Equatable, Codable {
     public var storage: String
     /// `AuthState.sessionID` of the session the token belongs to.
     public var sessionID: String?
+    /// Who is signed in, for `kcauth prompt` (an identity's display name; never a token).
+    public var user: String?
+    /// How the session renews without a person, and until when (``CacheRecord/renewal``).
+    public var renewal: SessionRenewal?
+    public var renewalExpiresAt: Instant?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -23,12 +28,15 @@ public struct CachedToken: Sendable, Equatable, Codable {
         case scope, issuer, storage
         case clientID = "client_id"
         case sessionID = "session_id"
+        case user, renewal
+        case renewalExpiresAt = "renewal_expires_at"
     }
 
     /// The cache file's record (the contract's schema, shared with the front).
     public var record: CacheRecord {
         CacheRecord(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt?.epochSeconds, scope: scope, issuer: issuer,
-                    clientID: clientID, storage: storage, sessionID: sessionID)
+                    clientID: clientID, storage: storage, sessionID: sessionID, user: user, renewal: renewal,
+                    renewalExpiresAt: renewalExpiresAt?.epochSeconds)
     }
 
     public init(_ record: CacheRecord) {
@@ -40,6 +48,9 @@ public struct CachedToken: Sendable, Equatable, Codable {
         clientID = record.clientID
         storage = record.storage
         sessionID = record.sessionID
+        user = record.user
+        renewal = record.renewal
+        renewalExpiresAt = record.renewalExpiresAt.flatMap { Instant(epochSeconds: $0) }
     }
 
     public init(_ state: AuthState, storage: StorageKind) {
@@ -51,5 +62,9 @@ public struct CachedToken: Sendable, Equatable, Codable {
         clientID = state.clientID
         self.storage = storage.recordName
         sessionID = state.sessionID
+        user = (state.idToken.flatMap(IdentityClaims.init(unverifiedToken:))?.filling(from: state.userinfo)
+            ?? state.serviceAccountClaims)?.displayName
+        renewal = state.isClientCredentials ? .clientCredentials : state.refreshToken != nil ? .refreshToken : SessionRenewal.none
+        renewalExpiresAt = state.refreshToken != nil ? state.refreshExpiresAt : nil
     }
 }

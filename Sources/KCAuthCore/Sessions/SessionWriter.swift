@@ -7,7 +7,8 @@
 /// 1. the old session is retired first, in every environment's runtime cache (nothing can serve
 ///    the old token once the store changes);
 /// 2. then the secret (the session itself, with its new `sessionID`);
-/// 3. then the settings that produced it (not for a memory login, which keeps nothing).
+/// 3. then the settings that produced it (not for a memory login, which keeps nothing);
+/// 4. then its runtime copy (none for a memory login: it has no cache).
 ///
 /// If step 3 fails, the store already holds the new session and no cached copy exists: every
 /// command reads the new session from the store, and the error is reported.
@@ -41,6 +42,9 @@ public struct SessionWriter: Sendable {
             remember.apply(to: &config, profile: profile)
             try settings.save(config)
         }
+        // 4. Its runtime copy, which also marks it the profile's current session: the next
+        // `kcauth token` needs no store read, and `kcauth prompt` shows it signed in at once.
+        cache?.write(CachedToken(state, storage: storage), profile: profile)
     }
 
     /// New tokens of the same session (a refresh, or the rotated refresh token kept before

@@ -57,6 +57,21 @@ public struct RuntimeTokenCache: TokenCache {
         remove(profile: profile)
     }
 
+    public func glance(profile: String, binding: CachePolicy.Binding?, now: Instant) -> SessionGlance {
+        SessionGlance.read(profile: profile, binding: binding, runtimeDirectory: directory, read: ContractFile.inspect,
+                           mark: { SessionMark.read(profile: $0, binding: $1, directory: Paths.lockDirectory()) }, now: now.epochSeconds)
+    }
+
+    /// The note is a cache entry of the store's: best effort, like every write here.
+    public func noteStore(_ storage: StorageKind, locked: Bool) {
+        guard let directory else { return }
+        let note = StoreLockNote.file(storage: storage.recordName, runtimeDirectory: directory)
+        guard locked else { unlink(note); return }
+        try? AtomicFile.makeDirectory(directory)
+        guard (try? PrivateFile.checkDirectory(directory, repair: true)) != nil else { return }
+        try? AtomicFile.write("", to: note)
+    }
+
     /// A record's own binding: the one it is served under (``CachePolicy/belongs(_:to:)``).
     static func binding(of record: CacheRecord) -> CachePolicy.Binding {
         CachePolicy.Binding(storage: record.storage, issuer: record.issuer, clientID: record.clientID)

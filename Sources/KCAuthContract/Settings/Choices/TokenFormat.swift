@@ -5,6 +5,8 @@ public enum TokenFormat: String, Sendable, CaseIterable {
     case raw, header, json, env
     case execCredential = "exec-credential"
     case curl
+    /// The request headers as one JSON object, for programs that run a headers-helper command.
+    case headersJSON = "headers-json"
 
     /// What `login -o` prints the new token as.
     public static let loginChoices: [TokenFormat] = [.raw, .json]
