@@ -101,6 +101,20 @@ import KCAuthTestSupport
         #expect(try home.read() == broken)
     }
 
+    @Test func anUnknownKeyIsOneWarningLineOnUseWithTheKeyMeant() throws {
+        try home.write(Self.config + "\nclientid = other\nhost = git.example.com\n")
+        let warning = "warning: \(home.configPath):8: profile [work]: unknown key 'clientid' (did you mean 'client_id'?), ignored "
+            + "(and 1 more: `kcauth doctor` lists them)\n"
+        for args in [["profiles"], ["status"], ["whoami"]] {
+            #expect(run(args).err.hasPrefix(warning), "\(args)")
+        }
+        #expect(run(["profiles", "--names"]) == (0, "default\nwork\n", warning))
+        #expect(run(["help"]).err.isEmpty, "a command that does not read the file says nothing of it")
+        try home.write("issuer = https://x/realms/y\n" + Self.config)
+        #expect(run(["profiles", "--names"]).err == "warning: \(home.configPath):1: 'issuer' is a profile's key, ignored "
+                + "before the first section: move it under a [profile] line\n")
+    }
+
     @Test func logoutRejectsContradictoryFlags() {
         #expect(run(["logout", "--all", "--profile", "work"]).code == 2)
         #expect(run(["logout", "--local", "--browser"]).code == 2)

@@ -35,6 +35,7 @@ enum StoreWords {
         case .kernelKeyringWorks: return "add_key and keyctl work: `kcauth unlock` lasts for every process of yours"
         case .storeNotCreated: return "not created yet: `kcauth login --storage encrypted` creates it"
         case .store(let state): return self.state(state, now: now)
+        case .unknownConfigKeys(let path, let keys): return ConfigWords.list(path: path, keys)
         }
     }
 }
