@@ -22,7 +22,7 @@ import KCAuthCore
         let locked = KCAuthError(.storageLocked, "the keyring was not unlocked within 30 s", remedy: .unlockKeyring)
         #expect(ErrorPresenter.line(locked).hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))
         #expect(ErrorPresenter.line(locked).contains("gnome-keyring-daemon --replace --unlock"))
-        for remedy in [KCAuthError.Remedy.startKeyring, .createKeyringCollection, .installKeyring] {
+        for remedy in [KCAuthError.Remedy.startKeyring, .createKeyringCollection, .installKeyring, .unlockKeyringOrChooseStore] {
             #expect(RemedyWords.text(remedy).hasSuffix("`--storage memory` (nothing kept)"), "kcauth never falls back to a file by itself: it says so")
         }
         #expect(RemedyWords.text(.openAddressYourself(fixCommand: true)).contains("--browser-command"))
