@@ -4,6 +4,7 @@ no runtime dir, no browser, an unreachable issuer), skips where a check does not
 all-pass run against the test provider with an unlocked keyring."""
 
 import json
+import re
 
 import pytest
 
@@ -249,6 +250,9 @@ def test_a_locked_encrypted_store_is_a_failure_with_its_fix(provider, tmp_path, 
     assert kc("unlock", "--passphrase-file", str(phrase)).returncode == 0
     _, checks = doctor(kc)
     assert checks["store-unlocked"]["status"] == "pass", checks
+    # The one duration format of kcauth ("in 29m 56s"), also for the store's unlock time.
+    assert re.search(r"until \S+Z \(in 1[12]h \d+m\)$", checks["store-unlocked"]["detail"]), checks["store-unlocked"]
+    assert re.search(r"^  - Storage: encrypted, unlocked until \S+Z \(in 1[12]h \d+m\)$", kc("status").stdout, re.M)
     assert kc("lock").returncode == 0
 
     r, checks = doctor(kc)

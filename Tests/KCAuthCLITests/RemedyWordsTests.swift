@@ -29,6 +29,14 @@ import KCAuthCore
         #expect(RemedyWords.text(.openAddressYourself(fixCommand: false)).contains("$BROWSER"))
     }
 
+    @Test func anUnlockedStoreSaysHowLongInTheOneDurationFormat() {
+        let now: Instant = 1_000_000
+        let until: Instant = 1_001_796  // 29 min 56 s later
+        #expect(StoreWords.state(.unlocked(until: until), now: now) == "unlocked until \(until.rfc3339) (in 29m 56s)")
+        #expect(EncryptedStoreOptions.until(1_043_200, now: now).hasSuffix(" (in 12h 0m)"))
+        #expect(SessionOutput.expiry(until, now: now) == "valid until \(until.rfc3339) (in 29m 56s)", "as the tokens' times")
+    }
+
     @Test func aProblemIsPhrasedWithTheOption() {
         var error = KCAuthError(.invalidIDToken, "the ID token was rejected: the sign-in it describes is 36 s old, more than max_age 30")
         error.problem = .signInOlderThanMaxAge(age: 36, maxAge: 30)

@@ -77,6 +77,19 @@ import KCAuthTestSupport
         #expect((profiles[1]["settings"] as? [String: String])?["client_id"] == "cli")
     }
 
+    @Test func profilesListsOnlyTheFilesProfilesAndSaysWhatToDoWithoutOne() throws {
+        let listed = run(["profiles", "--profile", "nosuch"])
+        #expect(listed.code == 0 && listed.out.hasPrefix("  default ") && !listed.out.contains("nosuch") && !listed.out.contains("*"))
+        #expect(listed.err == "Commands use profile 'nosuch' now, which is not in \(home.configPath): "
+                + "`kcauth login --profile nosuch` creates it, `kcauth use NAME` picks another.\n")
+        try FileManager.default.removeItem(atPath: home.configPath)
+        let fresh = run(["profiles"])
+        #expect(fresh == (0, "", "No profiles in \(home.configPath) yet: `kcauth login --issuer URL --client-id ID` creates one "
+                          + "(--profile NAME names it).\n"))
+        let json = try self.json(run(["profiles", "-o", "json"]).out)
+        #expect((json["profiles"] as? [Any])?.isEmpty == true && json["selected_profile"] as? String == "default")
+    }
+
     @Test func statusPrintsEveryProfileAndExitsByTheSelectedOne() throws {
         let r = run(["status", "-o", "json"])
         #expect(r.code == 4 && r.err.isEmpty, "the report says it all: no second error line")
