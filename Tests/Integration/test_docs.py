@@ -6,11 +6,19 @@
   docs/commands.md lists exactly the flags of `kcauth help COMMAND`;
 - every KCAUTH_* variable they name is one the man page documents;
 - README's exit-status table is the binary's (`man kcauth`, EXIT STATUS);
-- README's test command is what CI runs.
+- README's test command is what CI runs;
+- docs/commands.md's "Already logged in" line, doctor's example (its `settings` and `helpers`
+  lines, order, summary line and JSON keys) and `token -o json`'s keys are what the binary prints;
+  docs/integrations.md's note that kubectl runs no exec plugin for an http cluster holds for the
+  kubectl on this machine.
 """
 
+import http.server
+import json
 import re
+import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -188,3 +196,117 @@ def test_no_doc_lets_a_helper_send_a_token_over_http_to_a_name(doc):
     for sentence in sentences(doc.read_text()):
         if "token" in sentence and re.search(r"\bhttp\b", sentence) and "localhost" in sentence and "issuer" not in sentence:
             assert re.search(r"\b(not|never)\b[^.]*localhost", sentence), f"{doc.name}: {sentence!r}"
+
+
+# --- statements of docs/commands.md and docs/integrations.md, held to the binary ----------------
+
+COMMANDS_MD = (REPO / "docs" / "commands.md").read_text()
+
+
+def flat(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def test_already_logged_in_is_documented_as_printed(provider, kcauth):
+    args = ("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
+    assert kcauth(*args).returncode == 0
+    again = kcauth(*args)
+    assert again.returncode == 0, again
+    documented = re.search(r"`(Already logged in to ISSUER [^`]*)`", flat(COMMANDS_MD)).group(1)
+    pattern = (re.escape(documented).replace("ISSUER", re.escape(provider.issuer)).replace("TIME", r"\S+Z")
+               .replace(re.escape("4m 59s"), r"\d+m \d+s"))
+    assert re.fullmatch(pattern, again.stderr.strip()), (documented, again.stderr)
+
+
+def doctor_section():
+    return COMMANDS_MD.split("## `kcauth doctor`")[1].split("\n## ")[0]
+
+
+def test_doctors_example_settings_helpers_and_summary_are_the_binarys(provider, kcauth):
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text(f"[default]\nissuer = {provider.issuer}\nclient_id = cli\n"
+                                  "hosts = git.example.com, registry.example.com:5000\n")
+    section = doctor_section()
+    example = re.search(r"^```\n((?:ok|FAIL|skip) .*?)```", section, re.M | re.S).group(1).splitlines()
+    r = kcauth("doctor", "-o", "json")
+    report = json.loads(r.stdout)
+    checks = {c["title"]: c for c in report["checks"]}
+    documented = {}
+    for line in example[:-1]:
+        status, rest = line[:6].strip(), line[6:]
+        title, _, detail = rest.partition(": ")
+        assert title in checks, f"docs/commands.md shows a doctor check '{title}' the binary does not have"
+        documented[title] = detail
+    # The same order as the binary's, and the checks this configuration makes word for word.
+    assert [t for t in checks if t in documented] == list(documented)
+    for title in ("settings", "git and docker helpers"):
+        expected = documented[title].replace("https://sso.example.com/realms/demo", provider.issuer)
+        assert checks[title]["detail"] == expected, (title, checks[title]["detail"], expected)
+    # The summary line, and the keys of -o json.
+    summary = re.fullmatch(r"(\d+) of (\d+) checks failed; fix them in the order shown\.", example[-1])
+    assert summary and int(summary.group(2)) == len(example) - 1, example[-1]
+    text = kcauth("doctor")
+    assert text.returncode == 0 and text.stdout.splitlines()[-1] == "All checks passed.", text
+    assert "`All checks passed.`" in section and "fix them in the order shown.`" in flat(section)
+    failing = kcauth("doctor", "--issuer", "http://127.0.0.1:9/realms/none")
+    last = failing.stdout.splitlines()[-1]
+    assert re.fullmatch(r"1 of \d+ checks failed; fix them in the order shown\.", last), last
+    keys = re.search(r'`-o\s+json` prints `\{("[^`]*)\]\}`', section).group(1)
+    top, _, inner = keys.partition(',"checks":[{')
+    assert re.findall(r'"(\w+)"', top) + ["checks"] == list(report)
+    assert re.findall(r'"(\w+)"', inner) == list(report["checks"][0])
+
+
+def test_token_json_keys_are_documented_in_order(provider, kcauth):
+    assert kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30").returncode == 0
+    row = re.search(r"^\| `json` \| `\{([^}]*)\}`", COMMANDS_MD, re.M).group(1)
+    printed = json.loads(kcauth("token", "-o", "json").stdout)
+    assert re.findall(r'"(\w+)"', row) == list(printed)
+
+
+def test_kubectl_runs_no_exec_plugin_for_an_http_cluster_as_documented(tmp_path):
+    # docs/integrations.md's note for local testing, held to the kubectl on this machine.
+    text = flat((REPO / "docs" / "integrations.md").read_text())
+    assert "kubectl runs exec plugins only for clusters whose `server` is `https://`" in text
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("no kubectl on this machine")
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(self.headers.get("Authorization"))
+            body = b'{"kind":"APIVersions","versions":["v1"]}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        ran = tmp_path / "plugin-ran"
+        plugin = tmp_path / "plugin"
+        plugin.write_text(f"#!/bin/sh\ntouch {ran}\n"
+                          "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                          "\"status\":{\"token\":\"t\"}}'\n")
+        plugin.chmod(0o755)
+        config = tmp_path / "kubeconfig"
+        config.write_text(f"apiVersion: v1\nkind: Config\nclusters:\n- name: plain\n  cluster:\n"
+                          f"    server: http://127.0.0.1:{server.server_port}\n"
+                          "contexts:\n- name: c\n  context: {cluster: plain, user: u}\ncurrent-context: c\n"
+                          f"users:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                          f"      command: {plugin}\n      interactiveMode: Never\n")
+        r = subprocess.run([kubectl, "get", "--raw", "/api"], env={"KUBECONFIG": str(config), "HOME": str(tmp_path),
+                                                                    "PATH": "/usr/bin:/bin"},
+                           capture_output=True, text=True, timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert r.returncode == 0, r
+    assert seen and not ran.exists() and set(seen) == {None}, "kubectl sent no token and ran no plugin"
