@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from kcauth import BINARY
+from test_encrypted_store import user_keyring  # noqa: F401 (a fixture: a user keyring of the test's own)
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
@@ -310,3 +311,82 @@ def test_kubectl_runs_no_exec_plugin_for_an_http_cluster_as_documented(tmp_path)
         server.server_close()
     assert r.returncode == 0, r
     assert seen and not ran.exists() and set(seen) == {None}, "kubectl sent no token and ran no plugin"
+
+
+# --- the man page's statements, held to the binary -----------------------------------------------
+
+
+def man_item(section, tag):
+    """The text of a tagged paragraph (`.TP`, then `\\fBtag\\fR`) of a man page section."""
+    body = man_section(section)
+    return body.split(f".TP\n\\fB{tag}\\fR\n")[1].split("\n.TP\n")[0].split("\n.SH ")[0]
+
+
+def literals(item):
+    """The values a man page item sets in bold (`auto`), not its flags or variables."""
+    words = re.findall(r"\\fB([^\\]+(?:\\-[^\\]+)*)\\fR", item)
+    return [w.replace("\\-", "-") for w in words if not w.startswith("\\-") and not w.startswith("KCAUTH_")]
+
+
+def config_check(kcauth, text):
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text(text)
+    r = kcauth("doctor", "-o", "json")
+    return {c["id"]: c for c in json.loads(r.stdout)["checks"]}["config"]
+
+
+@pytest.mark.parametrize("key", ["grant", "flow", "dpop", "par", "storage"])
+def test_the_man_page_spells_each_value_as_the_parser_takes_it(kcauth, key):
+    item = man_item("CONFIGURATION", key)
+    values = [v for v in literals(item) if v not in ("login", "memory")]  # `login --dpop`; memory is never saved
+    assert len(values) >= 2 or key == "grant", item
+    for value in values:
+        assert config_check(kcauth, f"[default]\n{key} = {value}\n")["status"] == "pass", (key, value)
+    # The values as written and no others: the man page's first word, capitalised, is refused.
+    capitalised = values[0][:1].upper() + values[0][1:]
+    assert config_check(kcauth, f"[default]\n{key} = {capitalised}\n")["status"] == "fail", (key, capitalised)
+    if key == "storage":
+        assert {"keyring", "encrypted", "file"} <= set(values), item
+        assert "memory" in literals(item), "memory is named, as a one-login choice"
+
+
+def test_the_man_pages_profile_order_puts_kcauth_profile_where_the_binary_does(provider, kcauth, tmp_path):
+    sentence = flat(man_section("DESCRIPTION").replace("\\fB", "").replace("\\fR", "").replace("\\-", "-"))
+    order = re.search(r"one profile: (.*?), else `?default`?\.", sentence.replace("`", "")).group(1)
+    assert order.split(", else ") == ["--profile NAME", "KCAUTH_PROFILE",
+                                      "the name in the nearest .kcauth-profile file (in the working directory or a parent of it; see FILES)",
+                                      "the configuration file's default_profile (set with kcauth use)"], order
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text("default_profile = home\n[home]\n[work]\n[env]\n[flag]\n")
+    project = tmp_path / "project" / "sub"
+    project.mkdir(parents=True)
+    (tmp_path / "project" / ".kcauth-profile").write_text("work\n")
+
+    def selected(*args, env=None):
+        r = subprocess.run([str(BINARY), "status", "-o", "json", *args], cwd=project, env={**kcauth.env, **(env or {})},
+                           capture_output=True, text=True, timeout=30)
+        return json.loads(r.stdout)["selected_profile"]
+
+    assert selected() == "work", ".kcauth-profile before default_profile"
+    assert selected(env={"KCAUTH_PROFILE": "env"}) == "env", "KCAUTH_PROFILE before .kcauth-profile"
+    assert selected("--profile", "flag", env={"KCAUTH_PROFILE": "env"}) == "flag"
+    assert "\\fB.kcauth\\-profile\\fR" in man_section("FILES")
+
+
+def test_the_encrypted_stores_files_are_where_the_man_page_says(provider, tmp_path, scripted_browser_env, user_keyring):
+    from keyring import no_bus_env
+    from test_encrypted_store import PrivateKcauth, passphrase_file
+
+    files = man_section("FILES")
+    tag = re.search(r"^\\fB(\$XDG_STATE_HOME/kcauth/store\.key)\\fR, \\fB(\$XDG_STATE_HOME/kcauth/PROFILE\.sealed)\\fR", files, re.M)
+    assert tag, "FILES names the encrypted store's files"
+    kc = PrivateKcauth(tmp_path, no_bus_env(tmp_path), dict(scripted_browser_env), enter=user_keyring)
+    state = tmp_path / "state"
+    kc.env["XDG_STATE_HOME"] = str(state)
+    phrase = passphrase_file(tmp_path / "passphrase", "correct horse battery staple")
+    r = kc("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", "--profile", "work",
+           "--storage", "encrypted", "--passphrase-file", str(phrase))
+    assert r.returncode == 0, r
+    for documented in tag.groups():
+        path = Path(documented.replace("$XDG_STATE_HOME", str(state)).replace("PROFILE", "work"))
+        assert path.is_file() and path.stat().st_mode & 0o777 == 0o600, path
