@@ -76,6 +76,10 @@ import KCAuthTestSupport
         #expect { try ProfileSettings(doc, profile: "work", path: "/c") } throws: { error in
             (error as? KCAuthError)?.message.hasPrefix("/c:7: profile [work]: port 'abc' is not a number") == true
         }
+        let two = try ConfigDocument(parsing: "[w]\nclient_secret_env = A\nclient_key_id =\n\nclient_key = /k.pem\n", path: "/c")
+        #expect { try ProfileSettings(two, profile: "w", path: "/c") } throws: {
+            ($0 as? KCAuthError)?.message == "/c:5: profile [w]: it names more than one client credential (a secret, a key, an assertion): keep one"
+        }
         let saved = try ConfigDocument(parsing: "[w]\nissuer = ftp://x\n", path: "/c")
         #expect { try SettingsResolver(environment: [:], config: saved, configPath: "/c", workingDirectory: nil).resolve(SettingsFlags(profile: "w")) }
             throws: { ($0 as? KCAuthError)?.message.hasPrefix("/c:2: profile [w]: ") == true }

@@ -11,8 +11,11 @@ extension ProfileSettings {
             guard let value = text(row) else { continue }
             try Self.check(value, of: row, place: doc.place(path, profile: profile, key: row.key))
         }
-        // At most one kind of credential: two would leave the choice to chance.
-        _ = try ClientAuthenticationSetting.read(text: { texts[$0] }, where: doc.place(path, profile: profile, key: nil))
+        // At most one kind of credential: two would leave the choice to chance. The line named is
+        // the second credential's, where the file stops being one choice.
+        let second = doc.numberedEntries(profile: profile).filter { SettingsCatalogue.credentialKeys.contains($0.key) && !$0.value.isEmpty }
+            .dropFirst().first
+        _ = try ClientAuthenticationSetting.read(text: { texts[$0] }, where: doc.place(path, profile: profile, key: second?.key))
         try Self.checkAgainstCatalogue(doc.numberedEntries(profile: profile), profile: profile, path: path)
     }
 
