@@ -6,7 +6,7 @@ import KCAuthCore
 /// `doctor`'s look at the CA file a profile trusts (`ca_file`, `--ca-file`): a missing or
 /// unreadable file is otherwise found only when a request fails, behind whatever else failed
 /// first (a host that does not resolve), and a file with no certificate not at all.
-struct CAFileCheck {
+enum CAFileCheck {
     static let (id, title) = ("ca-file", "CA file")
     /// Far more than any bundle of CA certificates (Debian's whole bundle is about 220 KiB).
     static let sizeLimit = 4 << 20

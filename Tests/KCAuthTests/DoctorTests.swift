@@ -85,7 +85,7 @@ import KCAuthTestSupport
     @Test func unknownKeysFailTheConfigurationCheckAsAFact() {
         let fake = FakeAdapters(config: "[default]\nstorage = file\nclientid = cli\n")
         let config = run(fake).checks.first { $0.id == "config" }
-        #expect(config?.status == .fail && config?.detail == "/fake/config/kcauth/config: 1 key(s) kcauth does not read")
+        #expect(config?.status == .fail && config?.detail == "/fake/config/kcauth/config: 1 key kcauth does not read")
         #expect(config?.fact == .unknownConfigKeys(path: "/fake/config/kcauth/config", [UnknownConfigKey(key: "clientid", line: 3, profile: "default")]))
     }
 

@@ -73,7 +73,8 @@ public struct Doctor: Sendable {
             let unknown = doc.unknownKeys()
             if !unknown.isEmpty {
                 // Never used, so never harmful, but a setting that was meant is not in effect.
-                var check = DoctorCheck(id, title, .fail, "\(path): \(unknown.count) key(s) kcauth does not read",
+                let keys = unknown.count == 1 ? "1 key" : "\(unknown.count) keys"
+                var check = DoctorCheck(id, title, .fail, "\(path): \(keys) kcauth does not read",
                                         fix: "correct each key or remove its line (docs/configuration.md lists the keys)")
                 check.fact = .unknownConfigKeys(path: path, unknown)
                 return check

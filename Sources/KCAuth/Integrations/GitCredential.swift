@@ -29,8 +29,9 @@ public struct GitCredential: Sendable {
         if let forwarded = helper.forwarded { return try answerForwarded(host: host, action: action, request: request, forwarded) }
         let profiles = try helper.profiles()
         let picked = helper.picked
-        // A helper line that names a profile the file lacks answers no server: git would only
-        // ask for a password, so the person is told why (stdout stays git's: empty).
+        // A picked profile the file lacks (a typo in the helper line or KCAUTH_PROFILE) answers
+        // no server: git would only ask for a password, so the person is told why (stdout stays
+        // git's: empty).
         if let picked, !profiles.profiles.contains(where: { $0.name == picked }) {
             throw KCAuthError(.usage, "there is no profile '\(Sanitize.oneLine(picked, limit: 64))' in \(helper.context.settings.path)",
                               remedy: .noSuchProfile(picked))

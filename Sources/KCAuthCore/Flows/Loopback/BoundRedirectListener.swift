@@ -44,8 +44,8 @@ public protocol BoundRedirectListener: AnyObject {
                  judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest
 
     /// Whether a browser has opened the binding start URL or the one shown (`BrowserBinding`):
-    /// from then on only a browser with its cookie may deliver the answer, so a pasted one is refused like a callback without
-    /// the cookie.
+    /// from then on only a browser with its cookie may deliver the answer, so a pasted one is
+    /// refused like a callback without the cookie.
     var browserBound: Bool { get }
 
     /// The connections refused since the last call (another user's, or an owner that could not
