@@ -43,6 +43,10 @@ public struct Adapters: Sendable {
     public var memorySignIns: any MemorySignIns = NoMemorySignIns()
     /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
     public var warn: @Sendable (String) -> Void = { _ in }
+    /// The keys of the configuration file (at `path`) that kcauth does not read, told once per
+    /// context when the file is first read (the CLI: one line on stderr, with a guess at the key
+    /// that was meant).
+    public var unknownConfigKeys: @Sendable (_ path: String, [UnknownConfigKey]) -> Void = { _, _ in }
     /// The terminal for paste-back (`PastedRedirect`); nil when stdin is not a terminal.
     public var lineInput: (any LineInput)?
 

@@ -26,9 +26,17 @@ public final class KCAuthContext: Sendable {
     public var clock: any TimeSource { adapters.clock }
     public var settings: any SettingsStore { adapters.settings }
 
-    /// The configuration file, parsed; read on first use only.
+    /// The configuration file, parsed; read on first use only. Keys kcauth does not read are
+    /// told then (``Adapters/unknownConfigKeys``): they are never used, so a typo is said, not obeyed.
     public func config() throws -> ConfigDocument {
-        try configuration.value { Result { try adapters.settings.load() }.mapError(KCAuthError.wrapping) }.get()
+        try configuration.value {
+            Result {
+                let doc = try adapters.settings.load()
+                let unknown = doc.unknownKeys()
+                if !unknown.isEmpty { adapters.unknownConfigKeys(adapters.settings.path, unknown) }
+                return doc
+            }.mapError(KCAuthError.wrapping)
+        }.get()
     }
 
     /// Settings resolution over the configuration file (read once). `tolerant`: a broken file

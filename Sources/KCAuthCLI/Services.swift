@@ -20,6 +20,7 @@ public struct Services: Sendable {
                                        reminderBody: { "Run " + LoginHint.login(profile: $0) + " in a terminal." },
                                        presentError: ErrorPresenter.line, storeNotice: StoreWords.notice)
         adapters.warn = { console.err("warning: " + $0 + "\n") }
+        adapters.unknownConfigKeys = { console.err(ConfigWords.warning(path: $0, $1)) }
         self.init(context: KCAuthContext(adapters: adapters), console: console)
     }
 

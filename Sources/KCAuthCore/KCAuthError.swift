@@ -75,6 +75,8 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case signInAgain(profile: String)
         /// A kubeconfig kcauth cannot edit: add its entries by hand.
         case addEntryByHand
+        /// The kubeconfig has no cluster of the name given: add it first, or merge the user alone.
+        case addClusterFirst
 
         // MARK: doctor, stores, ssh
         /// The provider's TLS certificate is not trusted: name a CA file (`caFile`: the one in
@@ -123,6 +125,10 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case unlockKeyring
         /// The keyring is locked: the commands ask in its own dialog, or unlock it by hand (doctor).
         case unlockKeyringWithDialog
+        /// The keyring is locked and its unlock dialog cannot be shown here (no display, or one
+        /// that does not answer): unlock it some other way, or keep the session in a store that
+        /// needs no keyring.
+        case unlockKeyringOrChooseStore
         /// The keyring did not answer: restart it.
         case restartKeyring
         /// The loopback port is taken: another one, or none (any free port).

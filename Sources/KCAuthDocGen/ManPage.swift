@@ -174,5 +174,10 @@ public enum ManPage {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
-    static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
+    /// A sentence's first letter in upper case, unless the sentence starts with a literal value
+    /// (`` `auto` ``, `client_credentials`): those are spelt as the parser takes them.
+    static func capitalized(_ s: String) -> String {
+        guard let first = s.first, first.isLowercase, !(s.split(separator: " ").first?.contains("_") ?? false) else { return s }
+        return first.uppercased() + s.dropFirst()
+    }
 }

@@ -22,10 +22,11 @@ enum ManPageText {
         access token, refreshed first when it is about to expire.
         """),
         .text("""
-        Every command works on one profile: --profile NAME, else KCAUTH_PROFILE, else the \
-        configuration file's `default_profile` (set with `kcauth use`), else `default`. A profile \
-        keeps the settings that worked (issuer, client id, scope, port, flow, storage, CA file) \
-        in the configuration file, so a later `kcauth login` needs no flags.
+        Every command works on one profile: --profile NAME, else KCAUTH_PROFILE, else the name \
+        in the nearest `.kcauth-profile` file (in the working directory or a parent of it; see \
+        FILES), else the configuration file's `default_profile` (set with `kcauth use`), else \
+        `default`. A profile keeps the settings that worked (issuer, client id, scope, port, \
+        flow, storage, CA file) in the configuration file, so a later `kcauth login` needs no flags.
         """),
         .text("""
         Data (a token, a report, JSON) goes to standard output, messages go to standard error. \
@@ -138,7 +139,27 @@ enum ManPageText {
         `client_key`, `client_key_id`, `client_key_alg`, `client_assertion_env`, \
         `client_assertion_file`), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
         writes, writes atomically (directory 0700, file 0600), and never rewrites a file it \
-        cannot parse.
+        cannot parse. A key kcauth does not read is never used: every command that reads the \
+        file warns of it on standard error, naming the line and the key probably meant, and \
+        `kcauth doctor` fails its configuration check.
+        """),
+        .item("`.kcauth-profile`", """
+        One profile name, in the working directory or the nearest parent: it picks the profile \
+        for every command run below it, after --profile and KCAUTH_PROFILE and before \
+        `default_profile`. It names one of your own profiles and carries no settings, so a \
+        cloned repository cannot send kcauth to another issuer; it is read under the rules of \
+        the configuration file (yours or root's, writable by nobody else), else ignored with a \
+        warning.
+        """),
+        .item("`$XDG_STATE_HOME/kcauth/store.key`, `$XDG_STATE_HOME/kcauth/PROFILE.sealed` (default `~/.local/state/kcauth/`)", """
+        The encrypted store (`storage = encrypted`): `store.key` holds the data key, sealed \
+        with AES-256-GCM under a key derived from your passphrase (scrypt); each \
+        `PROFILE.sealed` holds a profile's session sealed under the data key, with a header \
+        that names the store and the profile. `store.lock` serialises the writes, and \
+        `store.key.next` and `PROFILE.sealed.next` exist only while `kcauth passphrase \
+        --new-key` runs. Directory 0700, files 0600, written atomically. `kcauth unlock` keeps \
+        the data key in the kernel's user keyring (`kcauth:data-key:ID`) until its time runs \
+        out, `kcauth lock` revokes it.
         """),
         .item("`$XDG_STATE_HOME/kcauth/PROFILE.json` (default `~/.local/state/kcauth/`)", """
         The session of a profile with `storage = file`, in plaintext: directory 0700, file \

@@ -17,7 +17,7 @@ public enum SettingsTable {
     /// The man page's CONFIGURATION items: one per key, with where else it can be given.
     static func manItems() -> [ManBlock] {
         ([SettingsCatalogue.defaultProfile] + SettingsCatalogue.profileRows).map { row in
-            var text = row.summary.prefix(1).uppercased() + row.summary.dropFirst() + "."
+            var text = ManPage.capitalized(row.summary) + "."
             let also = [row.flag.map { "`\($0)`" }, row.environment.map { "`\($0)`" }].compactMap { $0 }
             if !also.isEmpty { text += " Also " + also.joined(separator: ", ") + "." }
             return .item("`\(row.key!)`", text)

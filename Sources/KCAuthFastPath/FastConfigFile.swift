@@ -3,8 +3,9 @@ import KCAuthContract
 /// The configuration file as ``FastTokenPath`` reads it: the same INI shape as the full program's
 /// ConfigDocument, but nil for anything that is not plainly valid there — a line the full parser
 /// would reject, a duplicate section, non-ASCII text, a global key other than `default_profile` and
-/// `sign_in_notification` (``SettingsCatalogue/globalKeys``, each at most once),
-/// or, in the selected profile, a repeated or unknown key. The full program then reads the file
+/// `sign_in_notification` (``SettingsCatalogue/globalKeys``, each at most once), a key of no
+/// catalogue row in any section (the full program warns of it), or, in the selected profile, a
+/// repeated key. The full program then reads the file
 /// itself and reports what is wrong, so an error never depends on which path ran. The keys and
 /// the checks of their values come from the contract's ``SettingsCatalogue`` (``CacheGate``);
 /// the differential fuzz target `config-differential` holds this scanner to ConfigDocument.
@@ -45,8 +46,8 @@ struct FastConfigFile {
     private(set) var sections: [(name: String, values: [String?])] = []
 
     /// `wanted`: `--profile`, else `$KCAUTH_PROFILE` (nil: decided by the file). Only the wanted
-    /// profile's section is collected; the others are checked for shape alone, so a file with
-    /// many profiles costs little more than one with a single profile.
+    /// profile's section is collected; the others are checked for shape and known keys alone, so
+    /// a file with many profiles costs little more than one with a single profile.
     init?(_ bytes: [UInt8], wanted: String?, allSections: Bool = false) {
         // Unsafe buffer: no bounds check per byte. With 100 profiles the checked loops were
         // ≈35 instructions a byte, more than the whole rest of a warm token (docs/performance.md §6).
@@ -126,7 +127,12 @@ struct FastConfigFile {
                 // A tab inside a value, in any section, is a control character to the full
                 // parser (found by the front-config differential fuzz target).
                 for i in vlo..<vhi where bytes[i] == 0x09 { return nil }
-                guard inGlobal || inWanted || inSection else { continue }
+                guard inGlobal || inWanted || inSection else {
+                    // Another profile's line: only whether its key is one the full program knows
+                    // (it warns of one it does not, on every command that reads the file).
+                    guard Self.keyIndex(bytes, klo, khi) != nil else { return nil }
+                    continue
+                }
                 let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[vlo..<vhi]), as: UTF8.self)
                 if inGlobal {
                     // The other global keys (the sign-in notification) do not touch the token.

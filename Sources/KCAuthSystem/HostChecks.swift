@@ -56,6 +56,9 @@ public struct HostChecks: Sendable {
                            remedy: .installBrowserLauncher(wsl: wsl))
     }
 
+    /// The CA file a profile trusts for its provider (``CAFileCheck``).
+    public func caFile(_ path: String) -> DoctorCheck { CAFileCheck.run(path) }
+
     /// The file store of `profile`: its directory is private and the file, if there is one, is
     /// one kcauth would trust.
     public func fileStore(_ store: FileSecretStore, profile: String) -> DoctorCheck {

@@ -29,4 +29,6 @@ public struct SystemHostInspection: HostInspection {
     public func runtimeDirectory() -> DoctorCheck { HostChecks(environment: environment).runtimeDirectory() }
 
     public func browser() -> DoctorCheck { HostChecks(environment: environment).browser() }
+
+    public func caFile(_ path: String) -> DoctorCheck { HostChecks(environment: environment).caFile(path) }
 }

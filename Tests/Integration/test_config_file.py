@@ -182,3 +182,42 @@ def test_a_config_directory_of_another_user_is_refused(provider, kcauth):
     os.chown(kcauth.config_file.parent, 65534, 65534)
 
     assert_refused(kcauth("profiles"), kcauth.config_file.parent, "owned by uid 65534")
+
+
+# --- no silent misconfiguration: keys kcauth does not read, lines in messages -------------------
+
+
+def test_an_unknown_key_is_one_warning_line_on_use_and_the_front_says_it_too(provider, kcauth):
+    login(kcauth, provider)
+    assert kcauth("token").stderr == "", "a clean file: not a word"
+    with kcauth.config_file.open("a") as f:
+        f.write("\n[work]\nissuer = https://sso.example.com/realms/work\nclientid = cli\nhost = git.example.com\n")
+    line = len(kcauth.config_file.read_text().splitlines()) - 1
+    warning = (f"warning: {kcauth.config_file}:{line}: profile [work]: unknown key 'clientid' (did you mean 'client_id'?), "
+               "ignored (and 1 more: `kcauth doctor` lists them)\n")
+
+    # The warm token of another profile: the front hands the command to the full program, which says it.
+    r = kcauth("token")
+    assert r.returncode == 0 and r.stdout.count(".") == 2 and r.stderr == warning, r
+    for args in (("profiles",), ("status",), ("whoami",)):
+        r = kcauth(*args)
+        assert r.stderr.startswith(warning), (args, r)
+    assert kcauth("profiles", "--names").stdout == "default\nwork\n", "the key is ignored, the profile is not"
+
+
+def test_a_profiles_key_before_the_first_section_is_said_where_it_belongs(kcauth):
+    write_config(kcauth, b"issuer = https://sso.example.com/realms/demo\n[default]\nclient_id = kcauth\n")
+
+    r = kcauth("profiles", "--names")
+
+    assert r.returncode == 0 and r.stdout == "default\n", r
+    assert r.stderr == (f"warning: {kcauth.config_file}:1: 'issuer' is a profile's key, ignored before the first "
+                        "section: move it under a [profile] line\n")
+
+
+def test_a_value_the_profile_refuses_names_its_line(kcauth):
+    write_config(kcauth, b"# work\n[default]\nissuer = https://sso.example.com/realms/demo\n\nport = eighty\n")
+
+    r = kcauth("token")
+
+    assert_refused(r, f"{kcauth.config_file}:5: profile [default]: port 'eighty' is not a number", "")

@@ -10,20 +10,29 @@
 - docs/security.md, "Where the locks, sockets and token files live", is where the binary really
   puts them (it signs in, refreshes, lends a socket and keeps a token file fresh, then looks),
   and every other place that names them (help, the man page, the other docs) says the same.
+- docs/commands.md's "Already logged in" line, doctor's example (its `settings` and `helpers`
+  lines, order, summary line and JSON keys) and `token -o json`'s keys are what the binary prints;
+  docs/integrations.md's note that kubectl runs no exec plugin for an http cluster holds for the
+  kubectl on this machine.
 """
 
+import http.server
+import json
 import os
 import re
 import select
+import shutil
 import signal
 import stat
 import subprocess
+import threading
 import uuid
 from pathlib import Path
 
 import pytest
 
 from kcauth import BINARY, remove_shared_files, shared_directory
+from test_encrypted_store import user_keyring  # noqa: F401 (a fixture: a user keyring of the test's own)
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
@@ -356,3 +365,196 @@ def test_the_man_pages_files_name_what_the_section_names():
     for name in shared_rows():
         assert name in files, f"the man page's FILES does not name {name}"
     assert "$XDG_RUNTIME_DIR/kcauth-token-PID-XXXXXX/token" in files and "kcauth-token-PID-XXXXXX" in flat(where_section())
+
+
+# --- statements of docs/commands.md and docs/integrations.md, held to the binary ----------------
+
+COMMANDS_MD = (REPO / "docs" / "commands.md").read_text()
+
+
+def one_line(text):
+    return re.sub(r"\s+", " ", text)
+
+
+def test_already_logged_in_is_documented_as_printed(provider, kcauth):
+    args = ("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")
+    assert kcauth(*args).returncode == 0
+    again = kcauth(*args)
+    assert again.returncode == 0, again
+    documented = re.search(r"`(Already logged in to ISSUER [^`]*)`", one_line(COMMANDS_MD)).group(1)
+    pattern = (re.escape(documented).replace("ISSUER", re.escape(provider.issuer)).replace("TIME", r"\S+Z")
+               .replace(re.escape("4m 59s"), r"\d+m \d+s"))
+    assert re.fullmatch(pattern, again.stderr.strip()), (documented, again.stderr)
+
+
+def doctor_section():
+    return COMMANDS_MD.split("## `kcauth doctor`")[1].split("\n## ")[0]
+
+
+def test_doctors_example_settings_helpers_and_summary_are_the_binarys(provider, kcauth):
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text(f"[default]\nissuer = {provider.issuer}\nclient_id = cli\n"
+                                  "hosts = git.example.com, registry.example.com:5000\n")
+    section = doctor_section()
+    example = re.search(r"^```\n((?:ok|FAIL|skip) .*?)```", section, re.M | re.S).group(1).splitlines()
+    r = kcauth("doctor", "-o", "json")
+    report = json.loads(r.stdout)
+    checks = {c["title"]: c for c in report["checks"]}
+    documented = {}
+    for line in example[:-1]:
+        status, rest = line[:6].strip(), line[6:]
+        title, _, detail = rest.partition(": ")
+        assert title in checks, f"docs/commands.md shows a doctor check '{title}' the binary does not have"
+        documented[title] = detail
+    # The same order as the binary's, and the checks this configuration makes word for word.
+    assert [t for t in checks if t in documented] == list(documented)
+    for title in ("settings", "git and docker helpers"):
+        expected = documented[title].replace("https://sso.example.com/realms/demo", provider.issuer)
+        assert checks[title]["detail"] == expected, (title, checks[title]["detail"], expected)
+    # The summary line, and the keys of -o json.
+    summary = re.fullmatch(r"(\d+) of (\d+) checks failed; fix them in the order shown\.", example[-1])
+    assert summary and int(summary.group(2)) == len(example) - 1, example[-1]
+    text = kcauth("doctor")
+    assert text.returncode == 0 and text.stdout.splitlines()[-1] == "All checks passed.", text
+    assert "`All checks passed.`" in section and "fix them in the order shown.`" in one_line(section)
+    failing = kcauth("doctor", "--issuer", "http://127.0.0.1:9/realms/none")
+    last = failing.stdout.splitlines()[-1]
+    assert re.fullmatch(r"1 of \d+ checks failed; fix them in the order shown\.", last), last
+    keys = re.search(r'`-o\s+json` prints `\{("[^`]*)\]\}`', section).group(1)
+    top, _, inner = keys.partition(',"checks":[{')
+    assert re.findall(r'"(\w+)"', top) + ["checks"] == list(report)
+    assert re.findall(r'"(\w+)"', inner) == list(report["checks"][0])
+
+
+def test_token_json_keys_are_documented_in_order(provider, kcauth):
+    assert kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30").returncode == 0
+    row = re.search(r"^\| `json` \| `\{([^}]*)\}`", COMMANDS_MD, re.M).group(1)
+    printed = json.loads(kcauth("token", "-o", "json").stdout)
+    assert re.findall(r'"(\w+)"', row) == list(printed)
+
+
+def test_kubectl_runs_no_exec_plugin_for_an_http_cluster_as_documented(tmp_path):
+    # docs/integrations.md's note for local testing, held to the kubectl on this machine.
+    text = one_line((REPO / "docs" / "integrations.md").read_text())
+    assert "kubectl runs exec plugins only for clusters whose `server` is `https://`" in text
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("no kubectl on this machine")
+    seen = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            seen.append(self.headers.get("Authorization"))
+            body = b'{"kind":"APIVersions","versions":["v1"]}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        ran = tmp_path / "plugin-ran"
+        plugin = tmp_path / "plugin"
+        plugin.write_text(f"#!/bin/sh\ntouch {ran}\n"
+                          "echo '{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+                          "\"status\":{\"token\":\"t\"}}'\n")
+        plugin.chmod(0o755)
+        config = tmp_path / "kubeconfig"
+        config.write_text(f"apiVersion: v1\nkind: Config\nclusters:\n- name: plain\n  cluster:\n"
+                          f"    server: http://127.0.0.1:{server.server_port}\n"
+                          "contexts:\n- name: c\n  context: {cluster: plain, user: u}\ncurrent-context: c\n"
+                          f"users:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n"
+                          f"      command: {plugin}\n      interactiveMode: Never\n")
+        r = subprocess.run([kubectl, "get", "--raw", "/api"], env={"KUBECONFIG": str(config), "HOME": str(tmp_path),
+                                                                    "PATH": "/usr/bin:/bin"},
+                           capture_output=True, text=True, timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert r.returncode == 0, r
+    assert seen and not ran.exists() and set(seen) == {None}, "kubectl sent no token and ran no plugin"
+
+
+# --- the man page's statements, held to the binary -----------------------------------------------
+
+
+def man_item(section, tag):
+    """The text of a tagged paragraph (`.TP`, then `\\fBtag\\fR`) of a man page section."""
+    body = man_section(section)
+    return body.split(f".TP\n\\fB{tag}\\fR\n")[1].split("\n.TP\n")[0].split("\n.SH ")[0]
+
+
+def literals(item):
+    """The values a man page item sets in bold (`auto`), not its flags or variables."""
+    words = re.findall(r"\\fB([^\\]+(?:\\-[^\\]+)*)\\fR", item)
+    return [w.replace("\\-", "-") for w in words if not w.startswith("\\-") and not w.startswith("KCAUTH_")]
+
+
+def config_check(kcauth, text):
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text(text)
+    r = kcauth("doctor", "-o", "json")
+    return {c["id"]: c for c in json.loads(r.stdout)["checks"]}["config"]
+
+
+@pytest.mark.parametrize("key", ["grant", "flow", "dpop", "par", "storage"])
+def test_the_man_page_spells_each_value_as_the_parser_takes_it(kcauth, key):
+    item = man_item("CONFIGURATION", key)
+    values = [v for v in literals(item) if v not in ("login", "memory")]  # `login --dpop`; memory is never saved
+    assert len(values) >= 2 or key == "grant", item
+    for value in values:
+        assert config_check(kcauth, f"[default]\n{key} = {value}\n")["status"] == "pass", (key, value)
+    # The values as written and no others: the man page's first word, capitalised, is refused.
+    capitalised = values[0][:1].upper() + values[0][1:]
+    assert config_check(kcauth, f"[default]\n{key} = {capitalised}\n")["status"] == "fail", (key, capitalised)
+    if key == "storage":
+        assert {"keyring", "encrypted", "file"} <= set(values), item
+        assert "memory" in literals(item), "memory is named, as a one-login choice"
+
+
+def test_the_man_pages_profile_order_puts_kcauth_profile_where_the_binary_does(provider, kcauth, tmp_path):
+    sentence = one_line(man_section("DESCRIPTION").replace("\\fB", "").replace("\\fR", "").replace("\\-", "-"))
+    order = re.search(r"one profile: (.*?), else `?default`?\.", sentence.replace("`", "")).group(1)
+    assert order.split(", else ") == ["--profile NAME", "KCAUTH_PROFILE",
+                                      "the name in the nearest .kcauth-profile file (in the working directory or a parent of it; see FILES)",
+                                      "the configuration file's default_profile (set with kcauth use)"], order
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text("default_profile = home\n[home]\n[work]\n[env]\n[flag]\n")
+    project = tmp_path / "project" / "sub"
+    project.mkdir(parents=True)
+    (tmp_path / "project" / ".kcauth-profile").write_text("work\n")
+
+    def selected(*args, env=None):
+        r = subprocess.run([str(BINARY), "status", "-o", "json", *args], cwd=project, env={**kcauth.env, **(env or {})},
+                           capture_output=True, text=True, timeout=30)
+        return json.loads(r.stdout)["selected_profile"]
+
+    assert selected() == "work", ".kcauth-profile before default_profile"
+    assert selected(env={"KCAUTH_PROFILE": "env"}) == "env", "KCAUTH_PROFILE before .kcauth-profile"
+    assert selected("--profile", "flag", env={"KCAUTH_PROFILE": "env"}) == "flag"
+    assert "\\fB.kcauth\\-profile\\fR" in man_section("FILES")
+
+
+def test_the_encrypted_stores_files_are_where_the_man_page_says(provider, tmp_path, scripted_browser_env, user_keyring):
+    from keyring import no_bus_env
+    from test_encrypted_store import PrivateKcauth, passphrase_file
+
+    files = man_section("FILES")
+    tag = re.search(r"^\\fB(\$XDG_STATE_HOME/kcauth/store\.key)\\fR, \\fB(\$XDG_STATE_HOME/kcauth/PROFILE\.sealed)\\fR", files, re.M)
+    assert tag, "FILES names the encrypted store's files"
+    kc = PrivateKcauth(tmp_path, no_bus_env(tmp_path), dict(scripted_browser_env), enter=user_keyring)
+    state = tmp_path / "state"
+    kc.env["XDG_STATE_HOME"] = str(state)
+    phrase = passphrase_file(tmp_path / "passphrase", "correct horse battery staple")
+    r = kc("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", "--profile", "work",
+           "--storage", "encrypted", "--passphrase-file", str(phrase))
+    assert r.returncode == 0, r
+    for documented in tag.groups():
+        path = Path(documented.replace("$XDG_STATE_HOME", str(state)).replace("PROFILE", "work"))
+        assert path.is_file() and path.stat().st_mode & 0o777 == 0o600, path

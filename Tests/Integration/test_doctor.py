@@ -4,14 +4,16 @@ no runtime dir, no browser, an unreachable issuer), skips where a check does not
 all-pass run against the test provider with an unlocked keyring."""
 
 import json
+import re
 
 import pytest
 
 from kcauth import Kcauth
 from keyring import KeyringSession, WedgedBus, build_keyring_fixture, no_bus_env
+from test_encrypted_store import user_keyring  # noqa: F401 (a fixture: a user keyring of the test's own)
 from provider import SCRIPTED_BROWSER
 
-ORDER = ["session-bus", "secret-service", "default-collection", "config", "settings", "runtime-dir", "browser",
+ORDER = ["session-bus", "secret-service", "default-collection", "config", "settings", "helpers", "runtime-dir", "browser",
          "issuer", "discovery", "clock", "dpop-par"]
 
 
@@ -49,7 +51,7 @@ def test_all_checks_pass_with_an_unlocked_keyring_and_the_provider(kc, provider)
     r = kc("doctor")
     assert r.returncode == 0, r
     lines = r.stdout.splitlines()
-    assert len(lines) == 12 and all(line.startswith("ok    ") for line in lines[:11]), r.stdout
+    assert len(lines) == 13 and all(line.startswith("ok    ") for line in lines[:12]), r.stdout
     assert lines[-1] == "All checks passed."
     assert r.stderr == ""
 
@@ -177,7 +179,7 @@ def test_no_runtime_dir_and_no_browser(kc, tmp_path):
     lines = {line.split(":")[0]: line for line in r.stdout.splitlines()}
     assert lines["FAIL  runtime directory"].startswith("FAIL  runtime directory: $XDG_RUNTIME_DIR is not set; fix: ")
     assert lines["FAIL  browser launcher"].startswith(f"FAIL  browser launcher: no browser launcher found (tried: {tmp_path}/no-such-browser)")
-    assert r.stdout.endswith("\n2 of 11 checks failed; fix them in the order shown.\n") and r.stderr == "", r
+    assert r.stdout.endswith("\n2 of 12 checks failed; fix them in the order shown.\n") and r.stderr == "", r
 
 
 def test_doctor_says_where_each_setting_came_from(kc, provider):
@@ -189,3 +191,74 @@ def test_doctor_says_where_each_setting_came_from(kc, provider):
     assert f"issuer {provider.issuer} (the profile's issuer)" in detail, detail
     assert "client kcauth (the profile's client_id)" in detail, detail
     assert "storage keyring ($KCAUTH_STORAGE)" in detail, detail
+
+
+# --- silent misconfigurations: said by doctor --------------------------------------------------
+
+
+def test_an_unknown_key_fails_the_configuration_check_with_its_line_and_the_key_meant(kc, provider):
+    write_config(kc, f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\nhost = git.example.com\n\n[work]\nclientid = cli\n")
+    r, checks = doctor(kc)
+    assert r.returncode == 1, r
+    path = kc.config_file
+    assert checks["config"]["status"] == "fail"
+    assert checks["config"]["detail"] == (f"{path}: line 4 [default]: unknown key 'host' (did you mean 'hosts'?), ignored; "
+                                          f"line 7 [work]: unknown key 'clientid' (did you mean 'client_id'?), ignored")
+    assert "docs/configuration.md lists the keys" in checks["config"]["fix"]
+    # Said once on stderr as on every use, and the other checks still ran.
+    assert r.stderr == (f"warning: {path}:4: profile [default]: unknown key 'host' (did you mean 'hosts'?), ignored "
+                        "(and 1 more: `kcauth doctor` lists them)\n"), r
+    assert checks["discovery"]["status"] == "pass"
+
+
+def test_the_helpers_check_names_the_hosts_of_each_profile(kc, provider):
+    write_config(kc, f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\nhosts = git.example.com, registry.example.com:5000\n"
+                     f"\n[work]\nhosts = git.example.com\n\n[plain]\n")
+    r, checks = doctor(kc)
+    assert r.returncode == 0, r
+    assert checks["helpers"] == {"id": "helpers", "title": "git and docker helpers", "status": "pass", "fix": None,
+                                 "detail": "default: git.example.com, registry.example.com:5000; "
+                                           "work: git.example.com (answered by 'default', listed first)"}
+    _, picked = doctor(kc, env={"KCAUTH_PROFILE": "work"})
+    assert picked["helpers"]["detail"].endswith("; only 'work' answers (picked here)")
+
+
+def test_a_ca_file_that_does_not_exist_fails_before_the_provider_is_asked(kc, provider, tmp_path):
+    missing = tmp_path / "no-such-ca.pem"
+    write_config(kc, f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\nca_file = {missing}\n")
+    r, checks = doctor(kc)
+    assert r.returncode == 1, r
+    assert list(checks)[5:7] == ["ca-file", "helpers"]
+    assert checks["ca-file"]["status"] == "fail"
+    assert checks["ca-file"]["detail"] == f"{missing} cannot be read: No such file or directory"
+    assert checks["ca-file"]["fix"] == "pass a readable PEM file to --ca-file"
+
+    not_pem = tmp_path / "notes.txt"
+    not_pem.write_text("not a certificate\n")
+    _, checks = doctor(kc, "--profile", "default", env={"KCAUTH_CA_FILE": str(not_pem)})
+    assert checks["ca-file"]["status"] == "fail" and "holds no PEM certificate" in checks["ca-file"]["detail"]
+
+
+def test_a_locked_encrypted_store_is_a_failure_with_its_fix(provider, tmp_path, scripted_browser_env, user_keyring):
+    from test_encrypted_store import PrivateKcauth, passphrase_file
+
+    kc = PrivateKcauth(tmp_path, no_bus_env(tmp_path), dict(scripted_browser_env), enter=user_keyring)
+    phrase = passphrase_file(tmp_path / "passphrase", "correct horse battery staple")
+    r = kc("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30", "--storage", "encrypted",
+           "--passphrase-file", str(phrase))
+    assert r.returncode == 0, r
+    assert kc("unlock", "--passphrase-file", str(phrase)).returncode == 0
+    _, checks = doctor(kc)
+    assert checks["store-unlocked"]["status"] == "pass", checks
+    # The one duration format of kcauth ("in 29m 56s"), also for the store's unlock time.
+    assert re.search(r"until \S+Z \(in 1[12]h \d+m\)$", checks["store-unlocked"]["detail"]), checks["store-unlocked"]
+    assert re.search(r"^  - Storage: encrypted, unlocked until \S+Z \(in 1[12]h \d+m\)$", kc("status").stdout, re.M)
+    assert kc("lock").returncode == 0
+
+    r, checks = doctor(kc)
+    assert r.returncode == 1, r
+    assert checks["store-unlocked"]["status"] == "fail"
+    assert checks["store-unlocked"]["detail"].startswith("locked: ")
+    assert checks["store-unlocked"]["fix"].startswith("run `kcauth unlock`")
+    status = kc("status")
+    assert status.returncode == 5, "status treats it the same way"

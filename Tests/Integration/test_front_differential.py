@@ -41,6 +41,8 @@ PROFILE_LINES = [
     "client_id =", "issuer = http://127.evil.example.com/realms/x", "dpop = yes", "dpop = sometimes", "par = always",
     "par = maybe", "storage = encrypted", "sign_in_notification = off", "issuer = https://sso.example.com/realms/demo?x=1",
     "issuer = ftp://sso.example.com", "name = caf\u00e9", "acr_values = gold",
+    # Keys kcauth does not read, in any section: the full program warns of them on every use.
+    "clientid = cli", "host = git.example.com", "default_profile = work",
 ]
 GLOBAL_LINES = ["default_profile = work", "default_profile = ../x", "default_profile =", "other = 1"]
 ENVIRONMENT = {

@@ -201,3 +201,21 @@ def test_a_bad_username_from_git_is_named_as_gits_input(provider, keyring, kcaut
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r
     assert "username in git's credential request" in r.stderr and "provider" not in r.stderr, r
     assert len(provider.token_requests("refresh_token")) == 0
+
+
+def test_a_profile_that_does_not_exist_is_said_on_stderr_and_git_gets_nothing(tmp_path, provider, keyring, kcauth, git_server):
+    login(kcauth, provider)
+    set_setting(kcauth, "hosts", "127.0.0.1")
+    request = "protocol=https\nhost=git.example.test\n\n"
+    r = run_helper(kcauth, request, "get", "--profile", "nosuch")
+    assert r.stdout == "" and r.returncode == 2, r
+    assert r.stderr == (f"error: there is no profile 'nosuch' in {kcauth.config_file}; see `kcauth profiles`; "
+                        "`kcauth login --profile nosuch` creates it\n"), r
+    variable = subprocess.run([str(BINARY), "git-credential", "get"], env={**kcauth.env, "KCAUTH_PROFILE": "nosuch"},
+                              capture_output=True, text=True, input=request, timeout=30)
+    assert variable.stdout == "" and "there is no profile 'nosuch'" in variable.stderr, variable
+
+    # git itself: the clone asks no password of a helper that answers nothing, and the person sees why.
+    env = git_env(kcauth, tmp_path, "!kcauth git-credential --profile nosuch")
+    cloned = clone(env, f"http://127.0.0.1:{git_server.port}/project.git", tmp_path / "clone")
+    assert cloned.returncode != 0 and "there is no profile 'nosuch'" in cloned.stderr, cloned

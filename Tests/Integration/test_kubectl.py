@@ -247,3 +247,16 @@ def test_what_is_not_a_kubeconfig_file_is_refused_promptly(tmp_path, kcauth, kin
     assert r.returncode == 1 and r.stdout == "" and r.stderr.count("\n") == 1, r
     assert r.stderr.startswith("error: ") and str(path) in r.stderr
     assert not Path(str(path) + ".lock").exists()
+
+
+def test_a_cluster_the_kubeconfig_lacks_is_an_error_naming_its_clusters(tmp_path, kcauth, api):
+    config = kubeconfig(tmp_path, api)
+    before = config.read_bytes()
+
+    r = kcauth("kubeconfig", "--cluster", "prod", "--merge", str(config))
+
+    assert r.returncode == 2 and r.stdout == "", r
+    assert r.stderr == (f"error: there is no cluster 'prod' in {config}: its clusters are 'stub'; add it first "
+                        "(`kubectl config set-cluster NAME --server URL`), or leave out --cluster to merge the user alone\n"), r
+    assert config.read_bytes() == before and not Path(str(config) + ".bak").exists(), "the file is left as it was"
+    assert kcauth("kubeconfig", "--cluster", "stub", "--merge", str(config)).returncode == 0

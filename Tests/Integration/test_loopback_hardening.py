@@ -4,6 +4,7 @@ scripted user as $BROWSER and a real gnome-keyring, as in test_login.py."""
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -121,7 +122,10 @@ def test_the_browsers_argv_holds_a_one_shot_local_url_not_the_authorization_requ
     for secret in ("state", "nonce", "code_challenge", result["callback_params"]["state"]):
         assert secret not in argv[0]
     assert result["start_status"] == 302 and len(result["start_cookies"]) == 1, "the start URL binds the browser"
-    assert provider.authorization_endpoint in r.stderr, "the URL for the user to copy is still printed"
+    # Printed for the person: another short local start URL, not the one in argv, and nothing of the request.
+    printed = re.search(r"^  (http://127\.0\.0\.1:\d+/show/\S+)$", r.stderr, re.M).group(1)
+    assert printed != argv[0] and len(printed) < 70, printed
+    assert provider.authorization_endpoint not in r.stderr and "state=" not in r.stderr
 
 
 def test_a_valid_code_delivered_by_another_client_is_refused(provider, keyring, kcauth, scripted_browser_env):
@@ -201,3 +205,36 @@ def test_without_a_browser_the_printed_url_signs_in_with_no_cookie(provider, key
     assert "as alice" in rest
     result = json.loads((tmp_path / "typed.json").read_text())
     assert result["callback_status"] == 200
+
+
+def test_the_printed_start_url_signs_in_a_second_browser(provider, keyring, kcauth, tmp_path):
+    # The browser kcauth started follows its start URL (and gets the cookie) but nobody signs in
+    # there: the person opens the printed URL in another browser of theirs on this machine.
+    followed = tmp_path / "first-browser.txt"
+    first = tmp_path / "first-browser"
+    first.write_text(f'#!/bin/sh\ncurl -s -o /dev/null -w "%{{http_code}}" "$1" > "{followed}"\n')
+    first.chmod(0o755)
+    process = subprocess.Popen([str(BINARY), *login_args(provider)], env={**kcauth.env, "BROWSER": str(first)},
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stderr:
+            lines.append(line)
+            if line.startswith("  http://127.0.0.1:"):
+                break
+        printed = lines[-1].strip()
+        deadline = time.monotonic() + 10
+        while not (followed.exists() and followed.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert followed.read_text() == "302", "the first browser got there first"
+        second = subprocess.run(scripted_user_command("login", printed), capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "SCRIPTED_RESULT": str(tmp_path / "second.json")})
+        assert second.returncode == 0, second.stderr
+        _, rest = process.communicate(timeout=60)
+    finally:
+        process.kill() if process.poll() is None else None
+    assert process.returncode == 0, "".join(lines) + rest
+    assert "/show/" in printed and "as alice" in rest
+    result = json.loads((tmp_path / "second.json").read_text())
+    assert result["start_status"] == 302 and result["callback_status"] == 200
+    assert len(provider.token_requests("authorization_code")) == 1

@@ -275,3 +275,15 @@ def test_a_malformed_config_file_fails_with_its_line_and_is_left_untouched(provi
         assert f"{path}:{line}: a section header must end with ']'" in r.stderr, r
         assert path.read_bytes() == before
     assert stored_state(keyring) is not None, "nothing else was touched either"
+
+
+def test_profiles_on_a_fresh_configuration_lists_no_phantom_default(provider, keyring, kcauth):
+    r = kcauth("profiles")
+    assert (r.returncode, r.stdout) == (0, ""), r
+    assert r.stderr == f"No profiles in {kcauth.config_file} yet: `kcauth login --issuer URL --client-id ID` creates one (--profile NAME names it).\n"
+
+    login(kcauth, provider, "--profile", "work")
+    r = kcauth("profiles")
+    assert r.returncode == 0 and r.stdout.splitlines() == [f"  work  {provider.issuer}  kcauth"], r
+    assert "which is not in" in r.stderr and "`kcauth login` creates it, `kcauth use NAME` picks another" in r.stderr, r
+    assert json.loads(kcauth("profiles", "-o", "json").stdout)["profiles"][0]["profile"] == "work"

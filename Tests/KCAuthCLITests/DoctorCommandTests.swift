@@ -20,7 +20,7 @@ import KCAuthTestSupport
         #expect(r.code == 1)
         #expect(r.out.contains("FAIL  browser launcher: no browser launcher found (tried: xdg-open); fix: install xdg-utils or set $BROWSER; "
                                + "over SSH, log in with the URL printed by `kcauth login --no-browser`\n"))
-        #expect(r.out.hasSuffix("1 of 12 checks failed; fix them in the order shown.\n"), "\(r.out)")
+        #expect(r.out.hasSuffix("1 of 13 checks failed; fix them in the order shown.\n"), "\(r.out)")
         let json = run(fake, ["doctor", "-o", "json"]).out
         #expect(json.contains("\"install xdg-utils or set $BROWSER; over SSH"), "\(json)")
     }

@@ -66,3 +66,30 @@ extension HelpTests {
         }
     }
 }
+
+extension HelpTests {
+    /// gh's order: what the command does and examples before the flags; a long description after.
+    @Test func loginShowsAThreeLineOverviewAndExamplesBeforeTheFlags() throws {
+        let help = HelpText.command(LoginCommand.spec)
+        let overview = try #require(LoginCommand.spec.overview)
+        let lines = HelpText.wrap(overview, indent: 0, first: "").split(separator: "\n")
+        #expect(lines.count <= 3, "\(lines)")
+        let order = ["Usage:", lines[0], "Examples:", "Flags:", "Details:"].map { help.range(of: String($0))?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted(), "\(order)")
+        #expect(help.contains("Details:\nSigns in with the browser flow"), "the whole description is still there")
+    }
+
+    /// An option's help does not list the values its choices list again after it (naming one or
+    /// two of many, as a default, is not a list).
+    @Test func noOptionSaysItsValuesTwice() {
+        for c in CommandTable.commands {
+            for o in c.options {
+                guard let choices = o.choices, choices.count > 1 else { continue }
+                let words = Set(o.help.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }).map(String.init))
+                let repeated = choices.filter(words.contains)
+                #expect(repeated.count < 2 || repeated.count * 2 <= choices.count, "kcauth \(c.name) --\(o.long): '\(o.help)' lists \(repeated) before its choices do")
+            }
+        }
+    }
+}
+

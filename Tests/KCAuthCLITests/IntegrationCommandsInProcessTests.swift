@@ -77,7 +77,7 @@ import KCAuthTestSupport
     }
 
     @Test func kubeconfigMergeSaysWhatItWroteAndTheEntryRunsTheTokenCommand() {
-        fake.kubeconfigFiles.files["/k"] = "apiVersion: v1\nkind: Config\n"
+        fake.kubeconfigFiles.files["/k"] = "apiVersion: v1\nclusters:\n- name: prod\n  cluster:\n    server: https://k8s.test\nkind: Config\n"
         let r = run(["kubeconfig", "--cluster", "prod", "--merge", "/k"])
         #expect(r.code == 0 && r.out.isEmpty)
         #expect(r.err == "Wrote user 'kcauth-default' and context 'prod-default' to /k (previous file in /k.bak).\n")

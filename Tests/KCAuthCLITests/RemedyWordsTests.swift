@@ -22,11 +22,19 @@ import KCAuthCore
         let locked = KCAuthError(.storageLocked, "the keyring was not unlocked within 30 s", remedy: .unlockKeyring)
         #expect(ErrorPresenter.line(locked).hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))
         #expect(ErrorPresenter.line(locked).contains("gnome-keyring-daemon --replace --unlock"))
-        for remedy in [KCAuthError.Remedy.startKeyring, .createKeyringCollection, .installKeyring] {
+        for remedy in [KCAuthError.Remedy.startKeyring, .createKeyringCollection, .installKeyring, .unlockKeyringOrChooseStore] {
             #expect(RemedyWords.text(remedy).hasSuffix("`--storage memory` (nothing kept)"), "kcauth never falls back to a file by itself: it says so")
         }
         #expect(RemedyWords.text(.openAddressYourself(fixCommand: true)).contains("--browser-command"))
         #expect(RemedyWords.text(.openAddressYourself(fixCommand: false)).contains("$BROWSER"))
+    }
+
+    @Test func anUnlockedStoreSaysHowLongInTheOneDurationFormat() {
+        let now: Instant = 1_000_000
+        let until: Instant = 1_001_796  // 29 min 56 s later
+        #expect(StoreWords.state(.unlocked(until: until), now: now) == "unlocked until \(until.rfc3339) (in 29m 56s)")
+        #expect(EncryptedStoreOptions.until(1_043_200, now: now).hasSuffix(" (in 12h 0m)"))
+        #expect(SessionOutput.expiry(until, now: now) == "valid until \(until.rfc3339) (in 29m 56s)", "as the tokens' times")
     }
 
     @Test func aProblemIsPhrasedWithTheOption() {

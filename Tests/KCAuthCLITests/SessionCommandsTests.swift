@@ -77,6 +77,19 @@ import KCAuthTestSupport
         #expect((profiles[1]["settings"] as? [String: String])?["client_id"] == "cli")
     }
 
+    @Test func profilesListsOnlyTheFilesProfilesAndSaysWhatToDoWithoutOne() throws {
+        let listed = run(["profiles", "--profile", "nosuch"])
+        #expect(listed.code == 0 && listed.out.hasPrefix("  default ") && !listed.out.contains("nosuch") && !listed.out.contains("*"))
+        #expect(listed.err == "Commands use profile 'nosuch' now, which is not in \(home.configPath): "
+                + "`kcauth login --profile nosuch` creates it, `kcauth use NAME` picks another.\n")
+        try FileManager.default.removeItem(atPath: home.configPath)
+        let fresh = run(["profiles"])
+        #expect(fresh == (0, "", "No profiles in \(home.configPath) yet: `kcauth login --issuer URL --client-id ID` creates one "
+                          + "(--profile NAME names it).\n"))
+        let json = try self.json(run(["profiles", "-o", "json"]).out)
+        #expect((json["profiles"] as? [Any])?.isEmpty == true && json["selected_profile"] as? String == "default")
+    }
+
     @Test func statusPrintsEveryProfileAndExitsByTheSelectedOne() throws {
         let r = run(["status", "-o", "json"])
         #expect(r.code == 4 && r.err.isEmpty, "the report says it all: no second error line")
@@ -99,6 +112,20 @@ import KCAuthTestSupport
             #expect(r.code == 1 && r.err.contains("\(home.configPath):8: expected 'key = value'"), "\(args): \(r.err)")
         }
         #expect(try home.read() == broken)
+    }
+
+    @Test func anUnknownKeyIsOneWarningLineOnUseWithTheKeyMeant() throws {
+        try home.write(Self.config + "\nclientid = other\nhost = git.example.com\n")
+        let warning = "warning: \(home.configPath):8: profile [work]: unknown key 'clientid' (did you mean 'client_id'?), ignored "
+            + "(and 1 more: `kcauth doctor` lists them)\n"
+        for args in [["profiles"], ["status"], ["whoami"]] {
+            #expect(run(args).err.hasPrefix(warning), "\(args)")
+        }
+        #expect(run(["profiles", "--names"]) == (0, "default\nwork\n", warning))
+        #expect(run(["help"]).err.isEmpty, "a command that does not read the file says nothing of it")
+        try home.write("issuer = https://x/realms/y\n" + Self.config)
+        #expect(run(["profiles", "--names"]).err == "warning: \(home.configPath):1: 'issuer' is a profile's key, ignored "
+                + "before the first section: move it under a [profile] line\n")
     }
 
     @Test func logoutRejectsContradictoryFlags() {

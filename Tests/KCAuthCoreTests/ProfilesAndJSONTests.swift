@@ -36,7 +36,7 @@ import KCAuthTestSupport
     @Test func aBadDefaultProfileNamesTheFile() throws {
         let doc = try ConfigDocument(parsing: "default_profile = a b\n", path: "/cfg")
         #expect { try doc.defaultProfile(path: "/cfg") } throws: {
-            ($0 as? KCAuthError)?.code == .configuration && ($0 as? KCAuthError)?.message.hasPrefix("/cfg: default_profile") == true
+            ($0 as? KCAuthError)?.code == .configuration && ($0 as? KCAuthError)?.message.hasPrefix("/cfg:1: default_profile") == true
         }
     }
 

@@ -25,7 +25,7 @@ import KCAuthTestSupport
         let memory = try ConfigDocument(parsing: "[work]\nstorage = memory\n", path: "/c")
         let error = try #require(throws: KCAuthError.self) { try ProfileSettings(memory, profile: "work", path: "/c") }
         #expect(error.code == .configuration)
-        #expect(error.message == "/c: profile [work]: storage: 'memory' is not a storage kind: use one of keyring, encrypted, file")
+        #expect(error.message == "/c:2: profile [work]: storage: 'memory' is not a storage kind: use one of keyring, encrypted, file")
     }
 
     @Test func theMemoryStoreKeepsWhatItIsGivenForTheProcessOnly() throws {

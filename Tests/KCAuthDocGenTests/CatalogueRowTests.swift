@@ -193,13 +193,13 @@ import KCAuthTestSupport
         #expect(written.value("hand_written", profile: "work") == "kept")
     }
 
-    /// A value the row's check refuses is refused by the reader, naming the file, profile and key.
+    /// A value the row's check refuses is refused by the reader, naming the file, line, profile and key.
     @Test(arguments: SettingsCatalogue.profileRows.filter { $0.check != .issuer && !$0.check.accepts("bogus value", at: .file) }.map(\.name))
     func theReaderRefusesWhatTheRowRefuses(_ name: String) throws {
         var doc = ConfigDocument()
         doc.set(name, "bogus value", profile: "work")
         let error = try #require(throws: KCAuthError.self) { try ProfileSettings(doc, profile: "work", path: "/c") }
-        #expect(error.code == .configuration && error.message.hasPrefix("/c: profile [work]: \(name)"), "\(error.message)")
+        #expect(error.code == .configuration && error.message.hasPrefix("/c:2: profile [work]: \(name)"), "\(error.message)")
     }
 
     // MARK: the docs

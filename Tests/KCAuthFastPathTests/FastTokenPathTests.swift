@@ -228,14 +228,18 @@ import KCAuthContract
         #expect(w.answer(["token"]) == "eyJ.a-b_c.d\n")
     }
 
-    @Test func oneProfileAmongAHundredIsServedAndTheOthersAreCheckedForShapeOnly() {
+    @Test func oneProfileAmongAHundredIsServedAndTheOthersAreCheckedForShapeAndKnownKeysOnly() {
         var w = World()
-        let others = (1...100).filter { $0 != 57 }.map { "[p\($0)]\nissuer = x\nclient_id = y\ncolour = blue\ncolour = red\n" }
-        w.files["/home/u/.config/kcauth/config"] = Self.config + others.joined() + "[p57]\nissuer = \(Self.issuer)\nclient_id = kcauth\n"
+        let others = (1...100).filter { $0 != 57 }.map { "[p\($0)]\nissuer = x\nclient_id = y\nscope = a\nscope = b\n" }
+        let config = Self.config + others.joined() + "[p57]\nissuer = \(Self.issuer)\nclient_id = kcauth\n"
+        w.files["/home/u/.config/kcauth/config"] = config
         w.files["/run/user/1000/kcauth/p57.token"] = Self.cache()
         w.privateOnly.insert("/run/user/1000/kcauth/p57.token")
         #expect(w.answer(["token", "--profile", "p57"]) == "eyJ.a-b_c.d\n")
         w.files["/home/u/.config/kcauth/config"]! += "[p3]\n"   // a duplicate section elsewhere: the full program rejects the file
+        #expect(w.answer(["token", "--profile", "p57"]) == nil)
+        // A key of no catalogue row in another profile: the full program warns of it on every use.
+        w.files["/home/u/.config/kcauth/config"] = config.replacingOccurrences("[p3]\n", "[p3]\ncolour = blue\n")
         #expect(w.answer(["token", "--profile", "p57"]) == nil)
     }
 

@@ -25,7 +25,7 @@ import KCAuthTestSupport
         fake.transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         let report = run(fake)
         #expect(report.profile == "default")
-        #expect(report.checks.map(\.id) == ["session-bus", "secret-service", "default-collection", "config", "settings",
+        #expect(report.checks.map(\.id) == ["session-bus", "secret-service", "default-collection", "config", "settings", "helpers",
                                             "runtime-dir", "browser", "issuer", "discovery", "clock", "dpop-par"])
         #expect(report.checks.allPassed, "\(report.checks.filter { $0.status == .fail })")
         #expect(report.checks[4].detail == "profile default")
@@ -80,5 +80,31 @@ import KCAuthTestSupport
         let fake = FakeAdapters(config: "[default]\nstorage = file\n")
         fake.host.runtimeDirectoryCheck = DoctorCheck("runtime-dir", "runtime directory", .fail, "$XDG_RUNTIME_DIR is not set")
         #expect(!run(fake).checks.allPassed)
+    }
+
+    @Test func unknownKeysFailTheConfigurationCheckAsAFact() {
+        let fake = FakeAdapters(config: "[default]\nstorage = file\nclientid = cli\n")
+        let config = run(fake).checks.first { $0.id == "config" }
+        #expect(config?.status == .fail && config?.detail == "/fake/config/kcauth/config: 1 key kcauth does not read")
+        #expect(config?.fact == .unknownConfigKeys(path: "/fake/config/kcauth/config", [UnknownConfigKey(key: "clientid", line: 3, profile: "default")]))
+    }
+
+    @Test func theHelpersCheckNamesEachProfilesHostsAndWhoAnswersAShared() {
+        let fake = FakeAdapters(config: "[a]\nhosts = git.example.com\n[b]\nhosts = git.example.com, registry:5000\n[c]\n")
+        let helpers = run(fake, flags: SettingsFlags(profile: "a")).checks.first { $0.id == "helpers" }
+        #expect(helpers?.status == .pass)
+        #expect(helpers?.detail == "a: git.example.com; b: git.example.com (answered by 'a', listed first), registry:5000")
+        let none = run(FakeAdapters(config: "[a]\n")).checks.first { $0.id == "helpers" }
+        #expect(none?.detail == "no profile lists hosts: the helpers give no server a token")
+    }
+
+    @Test func theCAFileIsCheckedOnlyWhenOneIsSet() {
+        let fake = FakeAdapters(config: "[default]\nstorage = file\nca_file = /etc/ca.pem\n")
+        fake.host.caFileCheck = DoctorCheck("ca-file", "CA file", .fail, "/etc/ca.pem cannot be read", remedy: .readableCAFile)
+        let report = run(fake)
+        #expect(fake.host.calls == ["keyring skipped", "file default", "ca-file /etc/ca.pem"])
+        #expect(report.checks.map(\.id).contains("ca-file") && !report.checks.allPassed)
+        let without = FakeAdapters(config: "[default]\nstorage = file\n")
+        #expect(!run(without).checks.map(\.id).contains("ca-file"))
     }
 }

@@ -210,11 +210,32 @@ import KCAuthTestSupport
         #expect(merged.contains("- name: alice\n  user:\n    token: abc\n- name: kcauth-work\n"))
         #expect(merged.contains("contexts:\n- context:\n    cluster: prod\n    user: kcauth-work\n  name: prod-work\n"))
         #expect(fake.kubeconfigFiles.files["/home/u/.kube/config.bak"] == old)
-        #expect(!(try context.kubeconfigMerge().run(Self.entry, into: "/new")), "no file before")
+        #expect(!(try context.kubeconfigMerge().run(Self.userOnly, into: "/new")), "no file before")
     }
 
+    @Test func aClusterTheFileLacksIsAnErrorNamingItsClustersAndTheFileIsLeft() throws {
+        let old = "apiVersion: v1\nclusters:\n- cluster:\n    server: https://a.test\n  name: staging\n- name: dev\n  cluster:\n    server: https://b.test\n"
+        fake.kubeconfigFiles.files["/k"] = old
+        #expect { try context.kubeconfigMerge().run(Self.entry, into: "/k") } throws: {
+            let e = $0 as? KCAuthError
+            return e?.code == .usage && e?.remedy == .addClusterFirst
+                && e?.message == "there is no cluster 'prod' in /k: its clusters are 'staging', 'dev'"
+        }
+        #expect(fake.kubeconfigFiles.files["/k"] == old && fake.kubeconfigFiles.files["/k.bak"] == nil)
+        #expect { try context.kubeconfigMerge().run(Self.entry, into: "/none") } throws: {
+            ($0 as? KCAuthError)?.message == "there is no cluster 'prod' in /none: it has no clusters"
+        }
+        fake.kubeconfigFiles.files["/k.json"] = #"{"clusters":[{"name":"staging","cluster":{}}]}"#
+        #expect { try context.kubeconfigMerge().run(Self.entry, into: "/k.json") } throws: {
+            ($0 as? KCAuthError)?.message == "there is no cluster 'prod' in /k.json: its clusters are 'staging'"
+        }
+        #expect(try context.kubeconfigMerge().run(Self.userOnly, into: "/k"), "without a cluster, the user alone")
+    }
+
+    static let userOnly = KubeconfigEntry(profile: "work", args: ["token", "work"])
+
     @Test func aJSONKubeconfigStaysJSONAndOneKcauthCannotEditIsLeftAlone() throws {
-        fake.kubeconfigFiles.files["/k.json"] = #"{"kind":"Config","users":[{"name":"alice","user":{"token":"abc"}}]}"#
+        fake.kubeconfigFiles.files["/k.json"] = #"{"kind":"Config","clusters":[{"name":"prod"}],"users":[{"name":"alice","user":{"token":"abc"}}]}"#
         #expect(try context.kubeconfigMerge().run(Self.entry, into: "/k.json"))
         let text = try #require(fake.kubeconfigFiles.files["/k.json"])
         let doc = try #require(JSONValue.parse(Array(text.utf8)))
@@ -223,7 +244,7 @@ import KCAuthTestSupport
 
         let flow = "users: [{name: a}]\n"
         fake.kubeconfigFiles.files["/flow"] = flow
-        #expect { try context.kubeconfigMerge().run(Self.entry, into: "/flow") } throws: { ($0 as? KCAuthError)?.remedy == .addEntryByHand }
+        #expect { try context.kubeconfigMerge().run(Self.userOnly, into: "/flow") } throws: { ($0 as? KCAuthError)?.remedy == .addEntryByHand }
         #expect(fake.kubeconfigFiles.files["/flow"] == flow && fake.kubeconfigFiles.files["/flow.bak"] == nil)
     }
 

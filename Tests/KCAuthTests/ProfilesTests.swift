@@ -31,6 +31,7 @@ import KCAuthTestSupport
         #expect(list.map(\.name) == ["default", "work", "old"])
         #expect(list.map(\.isDefault) == [false, true, false] && list.map(\.selected) == [false, false, true])
         #expect(list[1].settings.last == Profiles.Setting(key: "storage", value: "file"))
-        #expect(try Profiles.list(ConfigDocument(), path: "/c", selected: "default").map(\.name) == ["default"])
+        #expect(try Profiles.list(ConfigDocument(), path: "/c", selected: "default").isEmpty, "no phantom 'default'")
+        #expect(try Profiles.list(doc, path: "/c", selected: "nosuch").allSatisfy { !$0.selected })
     }
 }

@@ -478,7 +478,9 @@ def _resolve_start(url, result, browser):
 
 def _flow_for(url):
     path = urlsplit(url).path.rstrip("/")
-    if urlsplit(url).hostname == "127.0.0.1" and "/start/" in path + "/":
+    # kcauth's start URLs: the one-shot one in the browser's argv (/start/…), and the one it
+    # prints for another browser on the machine (/show/…).
+    if urlsplit(url).hostname == "127.0.0.1" and ("/start/" in path + "/" or "/show/" in path + "/"):
         return "start"
     if path.endswith("/logout"):
         return "logout"
@@ -490,7 +492,8 @@ def main(argv):
     if len(args) == 1 and not args[0].startswith("-"):
         return _detach_and_run(_flow_for(args[0]), args[0])  # as $BROWSER
     if len(args) == 2 and args[0] in ("login", "device", "logout"):
-        return run({"login": "code"}.get(args[0], args[0]), args[1])
+        flow = {"login": "code"}.get(args[0], args[0])
+        return run("start" if flow == "code" and _flow_for(args[1]) == "start" else flow, args[1])
     print(__doc__, file=sys.stderr)
     return EXIT_USAGE
 

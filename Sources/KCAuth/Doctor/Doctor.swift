@@ -55,7 +55,9 @@ public struct Doctor: Sendable {
 
         let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
         let settings = resolved.map { [DoctorCheck.pass("settings", "settings", describeSettings($0))] } ?? []
-        let checks = storage + [configCheck(profile: profile)] + settings + [host.runtimeDirectory(), host.browser()]
+        let caFile = (resolved?.caFile?.value).map { [host.caFile($0)] } ?? []
+        let checks = storage + [configCheck(profile: profile)] + settings + caFile + [helpersCheck()]
+            + [host.runtimeDirectory(), host.browser()]
             + provider.run(issuer: resolved?.issuer?.value, profile: profile, dpop: resolved?.dpop.value ?? .no,
                            par: resolved?.par.value ?? .auto)
         return Report(profile: profile, checks: checks)
@@ -68,6 +70,15 @@ public struct Doctor: Sendable {
         do {
             let doc = try context.config()
             _ = try ProfileSettings(doc, profile: profile, path: path)
+            let unknown = doc.unknownKeys()
+            if !unknown.isEmpty {
+                // Never used, so never harmful, but a setting that was meant is not in effect.
+                let keys = unknown.count == 1 ? "1 key" : "\(unknown.count) keys"
+                var check = DoctorCheck(id, title, .fail, "\(path): \(keys) kcauth does not read",
+                                        fix: "correct each key or remove its line (docs/configuration.md lists the keys)")
+                check.fact = .unknownConfigKeys(path: path, unknown)
+                return check
+            }
             let found = doc.profileNames.contains(profile) ? "profile '\(profile)' found" : "no profile '\(profile)' yet"
             return .pass(id, title, "\(path): \(found)")
         } catch {

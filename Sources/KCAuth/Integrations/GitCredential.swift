@@ -28,7 +28,15 @@ public struct GitCredential: Sendable {
     public func answer(host: CredentialHost, action: Action, request: GitCredentialRequest) throws -> GitCredentialAnswer? {
         if let forwarded = helper.forwarded { return try answerForwarded(host: host, action: action, request: request, forwarded) }
         let profiles = try helper.profiles()
-        guard let name = profiles.profile(for: host, picked: helper.picked) else { return nil }
+        let picked = helper.picked
+        // A picked profile the file lacks (a typo in the helper line or KCAUTH_PROFILE) answers
+        // no server: git would only ask for a password, so the person is told why (stdout stays
+        // git's: empty).
+        if let picked, !profiles.profiles.contains(where: { $0.name == picked }) {
+            throw KCAuthError(.usage, "there is no profile '\(Sanitize.oneLine(picked, limit: 64))' in \(helper.context.settings.path)",
+                              remedy: .noSuchProfile(picked))
+        }
+        guard let name = profiles.profile(for: host, picked: picked) else { return nil }
         let profile = try helper.context.resolve(SettingsFlags(profile: name))
         if action == .erase {
             // git erases the credential the server rejected: if it is the current token, get a

@@ -44,12 +44,11 @@ public struct Profiles: Sendable {
                       selectedProfile: selected, entries: entries)
     }
 
-    /// Every profile of the file in file order, plus the selected one if the file lacks it.
+    /// Every profile of the file in file order, and only those: a selected profile the file
+    /// lacks (the implicit `default` of a fresh file) is no entry, and no entry is then selected.
     public static func list(_ doc: ConfigDocument, path: String, selected: String) throws -> [Entry] {
         let defaultName = try doc.defaultProfile(path: path) ?? ProfileName.defaultName
-        var names = doc.profileNames
-        if !names.contains(selected) { names.insert(selected, at: 0) }
-        return names.map { name in
+        return doc.profileNames.map { name in
             Entry(name: name, isDefault: name == defaultName, selected: name == selected,
                   settings: doc.entries(profile: name).map { Setting(key: $0.key, value: $0.value) })
         }

@@ -9,7 +9,9 @@ enum DoctorCommand: Command {
         description: """
         Runs the checks kcauth depends on and prints one line for each, with a fix for what \
         failed: the D-Bus session bus, the Secret Service and its default collection (present \
-        and unlocked), the configuration file, the runtime directory, the browser launcher, and \
+        and unlocked; or the encrypted store, unlocked), the configuration file (and any key in \
+        it kcauth does not read, by line), where each setting came from, the CA file, the hosts \
+        the git and docker helpers answer for, the runtime directory, the browser launcher, and \
         the provider (issuer reachable, discovery document valid, clock skew against its Date \
         header). A check that does not apply is skipped: the keyring when the profile keeps its \
         session in a file, the provider when no issuer is configured. Exits with 0 only if no \

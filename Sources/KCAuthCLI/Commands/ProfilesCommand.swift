@@ -9,7 +9,8 @@ enum ProfilesCommand: Command {
         description: """
         Lists the profiles of the configuration file with their issuer and client; -o json adds \
         every setting. The profile commands use now is marked with '*': --profile, else \
-        KCAUTH_PROFILE, else the default set with `kcauth use`, else 'default'. --names prints \
+        KCAUTH_PROFILE, else the default set with `kcauth use`, else 'default' (when the file \
+        has no such profile, a line on stderr says how to create it). --names prints \
         only the names, one per line (for shell completion). Reads only the configuration \
         file: no network, no keyring; see `kcauth status` for the sessions.
         """,
@@ -28,6 +29,17 @@ enum ProfilesCommand: Command {
         let entries = report.entries
         switch SessionOutput(command) {
         case .text:
+            // For people, on stderr: the list itself stays the profiles of the file.
+            if entries.isEmpty {
+                services.console.err("No profiles in \(report.path) yet: `kcauth login --issuer URL --client-id ID` "
+                                     + "creates one (--profile NAME names it).\n")
+                return
+            }
+            if !entries.contains(where: \.selected) {
+                let name = report.selectedProfile
+                services.console.err("Commands use profile '\(name)' now, which is not in \(report.path): "
+                                     + "`\(LoginHint.login(profile: name))` creates it, `kcauth use NAME` picks another.\n")
+            }
             let rows = entries.map { e in
                 (e.selected ? "* " : "  ") + e.name + (e.isDefault ? " (default)" : "")
             }

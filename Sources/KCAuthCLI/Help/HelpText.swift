@@ -18,16 +18,19 @@ public enum HelpText {
         return out
     }
 
+    /// As gh lays it out: what the command does and how it is used (usage, a few lines, the
+    /// examples) before the flags; a long description's details after them.
     public static func command(_ spec: CommandSpec) -> String {
         var out = spec.summary + "\n\nUsage:\n"
         out += wrap("kcauth \(spec.name) \(spec.usage)", indent: 4, first: "  ", breakAnywhere: false)
-        out += "\n" + wrap(spec.description, indent: 0, first: "")
-        if !spec.options.isEmpty { out += "\nFlags:\n" + optionLines(spec.options) }
+        out += "\n" + wrap(spec.overview ?? spec.description, indent: 0, first: "")
         if !spec.examples.isEmpty {
             out += "\nExamples:\n"
             // Examples are never wrapped, so they can be copied; a test keeps them short enough.
             for e in spec.examples { out += "  $ " + e + "\n" }
         }
+        if !spec.options.isEmpty { out += "\nFlags:\n" + optionLines(spec.options) }
+        if spec.overview != nil { out += "\nDetails:\n" + wrap(spec.description, indent: 0, first: "") }
         return out
     }
 

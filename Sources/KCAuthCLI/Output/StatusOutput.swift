@@ -35,7 +35,7 @@ enum StatusOutput {
             break
         }
         if let dpop = e.dpop { facts.append("DPoP: \(dpop.summary)") }
-        if let storage = e.storage { facts.append("Storage: \(storage)" + (e.storageState.map { " (\(StoreWords.state($0, now: now)))" } ?? "")) }
+        if let storage = e.storage { facts.append("Storage: \(storage)" + (e.storageState.map { ", " + StoreWords.state($0, now: now) } ?? "")) }
         if let fix = fix(e) { facts.append("To fix: \(fix)") }
         return out + facts.map { "  - \($0)\n" }.joined()
     }

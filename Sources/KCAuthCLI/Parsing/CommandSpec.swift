@@ -6,6 +6,10 @@ public struct CommandSpec: Sendable, Equatable {
     public var summary: String
     /// Longer text for `kcauth help NAME`.
     public var description: String
+    /// At most three lines (at 80 columns) that say what the command does, for a command whose
+    /// `description` is long: help then shows it and the examples first, the flags next, and the
+    /// whole description last ("Details"), as gh does.
+    public var overview: String?
     /// What follows `kcauth NAME` in the usage line (gh notation: `<x> [y] {a|b}`).
     public var usage: String
     public var options: [OptionSpec]
@@ -19,11 +23,12 @@ public struct CommandSpec: Sendable, Equatable {
     /// ssh's); the command's own options are long ones, given first.
     public var shortOptionsStartCommandLine = false
 
-    public init(_ name: String, summary: String, description: String, usage: String = "[flags]",
+    public init(_ name: String, summary: String, overview: String? = nil, description: String, usage: String = "[flags]",
                 options: [OptionSpec], positionals: [String] = [], arguments: CompletionValues = .nothing,
                 examples: [String] = []) {
         self.name = name
         self.summary = summary
+        self.overview = overview
         self.description = description
         self.usage = usage
         self.options = options + [CommandTable.help]

@@ -9,6 +9,7 @@ enum RemedyWords {
         case .signInAgain(let profile): return LoginHint.command(profile: profile) + " again"
         // MARK: integrations
         case .addEntryByHand: return "add the entry printed by `kcauth kubeconfig` by hand"
+        case .addClusterFirst: return "add it first (`kubectl config set-cluster NAME --server URL`), or leave out --cluster to merge the user alone"
         // MARK: doctor, stores, ssh
         case .checkCA(_, let caFile?): return "check that \(caFile) holds the CA that issued it"
         case .checkCA(_, nil): return "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)"
@@ -44,6 +45,7 @@ enum RemedyWords {
         case .unlockKeyring:
             return "unlock it: log in to the desktop session or open \"Passwords and Keys\"; "
                 + "headless, pipe its password into `gnome-keyring-daemon --replace --unlock`"
+        case .unlockKeyringOrChooseStore: return text(.unlockKeyring) + chooseAStore
         case .unlockKeyringWithDialog:
             return "kcauth login, token, refresh, logout and whoami ask for its password in the keyring's own "
                 + "dialog when a display is available; or " + text(.unlockKeyring)

@@ -21,8 +21,8 @@ enum StoreWords {
     static func state(_ state: EncryptedStoreState, now: Instant) -> String {
         switch state {
         case .unlocked(let until):
-            let left = max(0, Int(until.seconds(since: now)))
-            return "unlocked until \(until.rfc3339) (in \(left / 3600) h \(left % 3600 / 60) min)"
+            // The one way kcauth says how far off an instant is: "(in 29m 56s)" (`RelativeTime`).
+            return "unlocked until " + RelativeTime.stamp(until, now: now)
         case .locked: return "locked: run `kcauth unlock`"
         case .keyringUnavailable: return "no kernel keyring here: the passphrase is asked each time"
         case .absent: return "not created yet"
@@ -35,6 +35,7 @@ enum StoreWords {
         case .kernelKeyringWorks: return "add_key and keyctl work: `kcauth unlock` lasts for every process of yours"
         case .storeNotCreated: return "not created yet: `kcauth login --storage encrypted` creates it"
         case .store(let state): return self.state(state, now: now)
+        case .unknownConfigKeys(let path, let keys): return ConfigWords.list(path: path, keys)
         }
     }
 }

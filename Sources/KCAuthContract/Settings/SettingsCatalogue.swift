@@ -37,10 +37,14 @@ public enum SettingsCatalogue {
         optionValue: "PEM", optionHelp: "Trust the CA certificates in this file for the provider's TLS") }
     public static var storage: SettingRow { SettingRow(
         key: "storage", flag: "--storage", environment: "KCAUTH_STORAGE", bindsCache: true, check: .storage,
-        summary: "where the session is kept: \(StorageKind.keyring.rawValue) (the default) or \(StorageKind.file.rawValue)",
+        summary: "where the session is kept: `\(StorageKind.keyring.rawValue)` (the default, the desktop keyring), "
+            + "`\(StorageKind.encrypted.rawValue)` (a file sealed with a passphrase) or `\(StorageKind.file.rawValue)` (plaintext); "
+            + "`\(StorageKind.memory.rawValue)` only for one login, never remembered",
         optionValue: "KIND", optionDefault: StorageKind.keyring.rawValue, optionHelp: "Where to keep the session, remembered per profile") }
     public static var flow: SettingRow { SettingRow(
-        key: "flow", flag: "--flow", environment: "KCAUTH_FLOW", check: .flow, summary: ChoiceWords.or(ChoiceWords.words(FlowSetting.self)),
+        key: "flow", flag: "--flow", environment: "KCAUTH_FLOW", check: .flow,
+        summary: "how to sign in: " + ChoiceWords.or(ChoiceWords.words(FlowSetting.self).map { "`\($0)`" })
+            + " (`\(FlowSetting.auto.rawValue)`: the browser where one can be shown, else the device flow)",
         optionValue: "MODE", optionHelp: "How to sign in, remembered for the profile") }
     public static var browserCommand: SettingRow { SettingRow(
         key: "browser_command", flag: "--browser-command", check: .browserCommand,
@@ -64,7 +68,7 @@ public enum SettingsCatalogue {
         optionValue: "LOCALES", optionHelp: "Languages for the sign-in pages, e.g. 'de en' (ui_locales), remembered for the profile") }
     public static var grant: SettingRow { SettingRow(
         key: "grant", flag: "--client-credentials", check: .grant,
-        summary: "\(SettingCheck.clientCredentialsGrant): the profile signs in as the client itself",
+        summary: "`\(SettingCheck.clientCredentialsGrant)`: the profile signs in as the client itself",
         optionHelp: "Sign in as the client itself, with no person (client credentials grant; CI, services)") }
     public static var clientSecretEnv: SettingRow { SettingRow(
         key: "client_secret_env", environment: "KCAUTH_CLIENT_SECRET", summary: "the environment variable that holds the client secret") }
@@ -73,7 +77,7 @@ public enum SettingsCatalogue {
         optionValue: "FILE", optionHelp: "Read the client secret from this file (or set \(clientSecretEnv.environment!))") }
     public static var clientAuthMethod: SettingRow { SettingRow(
         key: "client_auth_method", check: .clientAuthMethod,
-        summary: "how the secret is sent: \(ChoiceWords.or(ChoiceWords.words(ClientSecretMethod.self)))") }
+        summary: "how the secret is sent: \(ChoiceWords.or(ChoiceWords.words(ClientSecretMethod.self).map { "`\($0)`" }))") }
     public static var clientKey: SettingRow { SettingRow(
         key: "client_key", flag: "--client-key", isPath: true, summary: "the private key (PEM) that signs client assertions",
         optionValue: "FILE", optionHelp: "Sign a fresh client assertion with this PEM private key for each token request (private_key_jwt)") }
@@ -93,21 +97,19 @@ public enum SettingsCatalogue {
     /// Also a global key (before the first section): the profile's value wins.
     public static var signInNotification: SettingRow { SettingRow(
         key: "sign_in_notification", remembered: false, check: .switchOff,
-        summary: "off (or 0, no, false): a caller that cannot sign in shows no desktop notification (also global)") }
+        summary: "`off` (or `0`, `no`, `false`): a caller that cannot sign in shows no desktop notification (also global)") }
     public static var dpop: SettingRow { SettingRow(
         key: "dpop", flag: "--dpop-mode", environment: "KCAUTH_DPOP", check: .dpop,
-        summary: "\(DPoPMode.no.rawValue), \(DPoPMode.yes.rawValue) (DPoP-bound tokens, RFC 9449) or \(DPoPMode.refreshOnly.rawValue) "
-            + "(only the refresh token bound); login --dpop sets \(DPoPMode.yes.rawValue)",
+        summary: "`\(DPoPMode.no.rawValue)`, `\(DPoPMode.yes.rawValue)` (DPoP-bound tokens, RFC 9449) or `\(DPoPMode.refreshOnly.rawValue)` "
+            + "(only the refresh token bound); login --dpop sets `\(DPoPMode.yes.rawValue)`",
         optionValue: "MODE",
-        optionHelp: "DPoP for the profile: \(DPoPMode.no.rawValue), \(DPoPMode.yes.rawValue), or \(DPoPMode.refreshOnly.rawValue) "
-            + "(the provider binds only the refresh token)") }
+        optionHelp: "DPoP for the profile (\(DPoPMode.refreshOnly.rawValue): the provider binds only the refresh token)") }
     public static var par: SettingRow { SettingRow(
         key: "par", flag: "--par", check: .par,
-        summary: "\(ChoiceWords.or(ChoiceWords.words(PARMode.self))): push the authorization request (RFC 9126); "
-            + "\(PARMode.auto.rawValue) when the provider offers it",
+        summary: "\(ChoiceWords.or(ChoiceWords.words(PARMode.self).map { "`\($0)`" })): push the authorization request (RFC 9126); "
+            + "`\(PARMode.auto.rawValue)` when the provider offers it",
         optionValue: "MODE",
-        optionHelp: "Push the authorization request (RFC 9126): \(PARMode.auto.rawValue) (when offered), "
-            + "\(PARMode.always.rawValue) or \(PARMode.never.rawValue), remembered") }
+        optionHelp: "Push the authorization request (RFC 9126; \(PARMode.auto.rawValue): when the provider offers it), remembered") }
 
     /// The keys of a profile section, in the order the front keeps their values, the docs list
     /// them and `login` writes them. (Each row above is made where it is asked for, so that this
@@ -124,7 +126,7 @@ public enum SettingsCatalogue {
     /// Settings that live only in the environment.
     public static var tokenCache: SettingRow { SettingRow(
         key: nil, environment: "KCAUTH_TOKEN_CACHE", remembered: false, check: .switchOff,
-        summary: "off (or 0, no, false) turns the runtime token cache off") }
+        summary: "`off` (or `0`, `no`, `false`) turns the runtime token cache off") }
 
     /// Profile keys that each name a client credential: a profile may name at most one.
     public static let credentialKeys = [clientSecretEnv.key!, clientSecretFile.key!, clientKey.key!, clientAssertionEnv.key!,

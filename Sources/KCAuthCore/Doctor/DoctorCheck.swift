@@ -30,6 +30,8 @@ public struct DoctorCheck: Sendable, Equatable {
         /// There is no encrypted store yet: a sign-in with it creates it.
         case storeNotCreated
         case store(EncryptedStoreState)
+        /// Keys of the configuration file at `path` that kcauth does not read (never used).
+        case unknownConfigKeys(path: String, [UnknownConfigKey])
     }
 
     public init(_ id: String, _ title: String, _ status: Status, _ detail: String, fix: String? = nil,

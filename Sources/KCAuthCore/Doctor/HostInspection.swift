@@ -13,4 +13,7 @@ public protocol HostInspection: Sendable {
     func runtimeDirectory() -> DoctorCheck
     /// What `login` would start to open the browser.
     func browser() -> DoctorCheck
+    /// The CA file the profile trusts for its provider (`ca_file`): there, readable, and holding
+    /// PEM certificates.
+    func caFile(_ path: String) -> DoctorCheck
 }

@@ -23,7 +23,8 @@ extension ConfigDocument {
     public func defaultProfile(path: String) throws -> String? {
         guard let name = value(Self.defaultProfileKey, profile: nil), !name.isEmpty else { return nil }
         guard ProfileName.isValid(name) else {
-            throw KCAuthError(.configuration, "\(path): default_profile '\(Sanitize.oneLine(name))' is not a valid profile name",
+            let place = line(of: Self.defaultProfileKey, profile: nil).map { "\(path):\($0)" } ?? path
+            throw KCAuthError(.configuration, "\(place): default_profile '\(Sanitize.oneLine(name))' is not a valid profile name",
                               remedy: .fixDefaultProfile)
         }
         return name

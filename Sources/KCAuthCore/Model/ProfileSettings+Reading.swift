@@ -5,19 +5,23 @@ import KCAuthContract
 /// same rows (KCAuthContract's CacheGate), so a value refused here is never served from the
 /// cache there.
 extension ProfileSettings {
-    func check(profile: String, path: String, entries: [(key: String, value: String)]) throws {
-        let place = "\(path): profile [\(profile)]"
+    /// Each message names the file, the line (``ConfigDocument/place(_:profile:key:)``) and the profile.
+    func check(profile: String, path: String, doc: ConfigDocument) throws {
         for row in SettingsCatalogue.profileRows {
             guard let value = text(row) else { continue }
-            try Self.check(value, of: row, place: place)
+            try Self.check(value, of: row, place: doc.place(path, profile: profile, key: row.key))
         }
-        // At most one kind of credential: two would leave the choice to chance.
-        _ = try ClientAuthenticationSetting.read(text: { texts[$0] }, where: place)
-        try Self.checkAgainstCatalogue(entries, profile: profile, path: path)
+        // At most one kind of credential: two would leave the choice to chance. The line named is
+        // the second credential's, where the file stops being one choice.
+        let second = doc.numberedEntries(profile: profile).filter { SettingsCatalogue.credentialKeys.contains($0.key) && !$0.value.isEmpty }
+            .dropFirst().first
+        _ = try ClientAuthenticationSetting.read(text: { texts[$0] }, where: doc.place(path, profile: profile, key: second?.key))
+        try Self.checkAgainstCatalogue(doc.numberedEntries(profile: profile), profile: profile, path: path)
     }
 
     /// One value, in the words of its row's check; the checks without words of their own are the
-    /// catalogue's (``checkAgainstCatalogue(_:profile:path:)``).
+    /// catalogue's (``checkAgainstCatalogue(_:profile:path:)``). `place`: where the
+    /// value is (``ConfigDocument/place(_:profile:key:)``).
     static func check(_ value: String, of row: SettingRow, place: String) throws {
         let key = row.key ?? row.name
         switch row.check {
@@ -60,10 +64,10 @@ extension ProfileSettings {
 
     /// Every key the catalogue knows holds a value its row accepts (each line of the section, a
     /// repeated key too). The issuer is checked where it is used (a flag may override a broken one).
-    static func checkAgainstCatalogue(_ entries: [(key: String, value: String)], profile: String, path: String) throws {
-        for (key, value) in entries {
-            guard let row = SettingsCatalogue.row(key: key), row.check != .issuer, !row.check.accepts(value, at: .file) else { continue }
-            throw KCAuthError(.configuration, "\(path): profile [\(profile)]: \(key) '\(Sanitize.oneLine(value))' is not valid",
+    static func checkAgainstCatalogue(_ entries: [ConfigDocument.Entry], profile: String, path: String) throws {
+        for entry in entries {
+            guard let row = SettingsCatalogue.row(key: entry.key), row.check != .issuer, !row.check.accepts(entry.value, at: .file) else { continue }
+            throw KCAuthError(.configuration, "\(path):\(entry.line): profile [\(profile)]: \(entry.key) '\(Sanitize.oneLine(entry.value))' is not valid",
                               hint: "fix the file by hand; docs/configuration.md lists what each key takes")
         }
     }

@@ -22,12 +22,12 @@ public struct ProfileSettings: Sendable, Equatable {
         self.browserCommand = browserCommand
     }
 
-    /// The profile's section of `doc`, every value checked by its row (``check(profile:path:entries:)``).
+    /// The profile's section of `doc`, every value checked by its row (``check(profile:path:doc:)``).
     public init(_ doc: ConfigDocument, profile: String, path: String) throws {
         for row in SettingsCatalogue.profileRows {
             if let key = row.key, let value = doc.value(key, profile: profile) { texts[key] = value }
         }
-        try check(profile: profile, path: path, entries: doc.entries(profile: profile))
+        try check(profile: profile, path: path, doc: doc)
     }
 
     /// Sets (nil: removes) every key `login` writes, in the catalogue's order; the keys a person

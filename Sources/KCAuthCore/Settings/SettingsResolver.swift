@@ -115,7 +115,8 @@ public struct SettingsResolver: Sendable {
             return Setting(try IssuerPolicy.normalizedIssuer(raw.value), raw.source, origin: raw.origin)
         } catch let error as KCAuthError where raw.source == .profile {
             // A bad saved issuer is the file's fault, not the command line's.
-            throw KCAuthError(.configuration, "\(configPath): profile [\(profile)]: \(error.message)", remedy: .fixSavedIssuer)
+            let place = config?.place(configPath, profile: profile, key: SettingsCatalogue.issuer.key) ?? "\(configPath): profile [\(profile)]"
+            throw KCAuthError(.configuration, "\(place): \(error.message)", remedy: .fixSavedIssuer)
         }
     }
 

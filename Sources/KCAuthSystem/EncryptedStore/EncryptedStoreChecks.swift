@@ -54,7 +54,14 @@ public struct EncryptedStoreChecks {
             checks.append(.fail("store-session", "encrypted session file", KCAuthError.wrapping(error)))
         }
         if key != nil, let state = store.encryptedState {
-            checks.append(.pass("store-unlocked", "encrypted store", "\(state)", fact: .store(state)))
+            if state == .locked {
+                // As `status` has it: no command that cannot ask for the passphrase reads a session.
+                checks.append(DoctorCheck("store-unlocked", "encrypted store", .fail,
+                                          "locked: commands without a terminal (git, kubectl, cron) cannot read its sessions",
+                                          remedy: .unlockStore))
+            } else {
+                checks.append(.pass("store-unlocked", "encrypted store", "\(state)", fact: .store(state)))
+            }
         }
         return checks
     }

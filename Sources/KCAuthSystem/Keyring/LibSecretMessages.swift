@@ -19,13 +19,13 @@ enum LibSecretMessages {
     /// Locked, and nobody can be asked: no display for the keyring's password dialog.
     static func lockedHeadless(_ label: String?) -> KCAuthError {
         KCAuthError(.storageLocked, "\(keyringName(label)) is locked and there is no display (DISPLAY, "
-                    + "WAYLAND_DISPLAY) for its unlock dialog", remedy: .unlockKeyring)
+                    + "WAYLAND_DISPLAY) for its unlock dialog", remedy: .unlockKeyringOrChooseStore)
     }
 
     static func unlockDismissed(_ label: String?) -> KCAuthError {
         // gnome-keyring reports a prompter that cannot start (a stale DISPLAY) the same way.
         KCAuthError(.storageLocked, "\(keyringName(label)) was not unlocked: its unlock dialog was dismissed "
-                    + "or could not be shown", remedy: .unlockKeyring)
+                    + "or could not be shown", remedy: .unlockKeyringOrChooseStore)
     }
 
     /// What the watchdog says when nobody answered the unlock dialog in time (the presenter

@@ -10,8 +10,9 @@ extension LoopbackListener {
             return .small(405, "Method not allowed", headers: ["Allow: GET"])
         }
         let isStart = start.map { $0.path == request.path } ?? false
+        let isShown = start?.shownPath == request.path
         // Only the redirect URI is shown to the judge; /favicon.ico and friends are not.
-        guard isStart || request.path == path else { return .small(404, "Not found") }
+        guard isStart || isShown || request.path == path else { return .small(404, "Not found") }
         // Another user's program must not take the start URL (it is in the browser's argv) nor
         // deliver a sign-in of its own (`LoopbackPeer`); RFC 9110 §15.5.4: 403 Forbidden.
         if case .refused(let uid) = peerCheck(fd) {
@@ -19,7 +20,23 @@ extension LoopbackListener {
             return .small(403, "Forbidden")
         }
         if isStart, var start { return answerStart(&start) }
+        if isShown, var start { return answerShown(&start) }
         return answerCallback(request, judge: judge)
+    }
+
+    /// The start URL shown to the person: as the start URL's first answer, every time (a second
+    /// browser of theirs on this machine; the peer check above keeps other users out).
+    private func answerShown(_ start: inout LoopbackStart) -> LoopbackAnswer {
+        defer { self.start = start }
+        start.useShown()
+        let location: String
+        do { location = try start.locate() } catch {
+            let failure = KCAuthError.wrapping(error)
+            return answer(.signInFailed(failure), after: .abort(failure))
+        }
+        var headers = ["Location: \(location)"]
+        if let cookie = start.setCookieHeader(callbackPath: path) { headers.append(cookie) }
+        return .small(302, "Continue at the provider", headers: headers)
     }
 
     private func answerStart(_ start: inout LoopbackStart) -> LoopbackAnswer {
@@ -46,9 +63,9 @@ extension LoopbackListener {
 
     private func answerCallback(_ request: LoopbackConnection.Request,
                                 judge: (CallbackRequest) -> CallbackVerdict) -> LoopbackAnswer {
-        // Once the browser followed the start URL, only it (its cookie) may deliver the response.
-        // Before that, nobody has the cookie: the user opened the printed URL by hand.
-        if let start, start.used, let binding = start.binding {
+        // Once a browser followed the start URL (or the one shown), only a browser with its cookie
+        // may deliver the response. Before that, nobody has the cookie.
+        if let start, start.bound, let binding = start.binding {
             let presented = HTTPRequestHead.cookie(binding.cookieName, in: request.head)
             guard let presented, constantTimeEquals(presented, binding.cookieValue) else {
                 return answer(.otherBrowser)

@@ -44,6 +44,12 @@ final class LoopbackListener: BoundRedirectListener {
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
+    func startURLToShow(secretPath: String) -> String? {
+        guard start?.binding != nil, "/" + secretPath != start?.path else { return nil }
+        start?.shownPath = "/" + secretPath
+        return "http://127.0.0.1:\(port)/\(secretPath)"
+    }
+
     init(port requested: UInt16, path: String = callbackPath, pages: any LandingPageRenderer, limits: LoopbackLimits = .standard) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
         self.path = path
@@ -64,8 +70,8 @@ final class LoopbackListener: BoundRedirectListener {
         return refused
     }
 
-    /// Whether a browser followed the binding start URL.
-    var browserBound: Bool { start.map { $0.used && $0.binding != nil } ?? false }
+    /// Whether a browser followed the binding start URL or the one shown.
+    var browserBound: Bool { start?.bound ?? false }
 
     func receive(timeout: Double, judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest {
         try receive(timeout: timeout, tickEvery: .infinity, tick: { nil }, judge: judge)

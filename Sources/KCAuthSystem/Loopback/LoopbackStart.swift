@@ -9,6 +9,13 @@ struct LoopbackStart {
     /// Set for a login: the first answer binds the browser to it (`BrowserBinding`).
     let binding: BrowserBinding?
     private(set) var used = false
+    /// The start URL shown to the person (`startURLToShow`), answered any number of times.
+    var shownPath: String?
+    /// Whether a browser followed the shown start URL.
+    private(set) var shownUsed = false
+
+    /// A browser holds the binding's cookie: it followed the start URL or the one shown.
+    var bound: Bool { binding != nil && (used || shownUsed) }
 
     init(path: String, location: String, binding: BrowserBinding?) {
         self.init(path: path, binding: binding, locating: { location })
@@ -21,6 +28,8 @@ struct LoopbackStart {
     }
 
     mutating func use() { used = true }
+
+    mutating func useShown() { shownUsed = true }
 
     /// `Set-Cookie` for the first answer (RFC 6265 §4.1). `Path` keeps the cookie to the redirect
     /// URI's path (cookies are not per port, so other local servers would get it otherwise);

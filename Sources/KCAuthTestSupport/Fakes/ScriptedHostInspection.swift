@@ -12,6 +12,7 @@ public final class ScriptedHostInspection: HostInspection, @unchecked Sendable {
     public var encryptedChecks: [DoctorCheck] = [.pass("store-key", "encrypted store key file", "not created yet")]
     public var runtimeDirectoryCheck = DoctorCheck.pass("runtime-dir", "runtime directory", "/run/user/1000 is private and writable")
     public var browserCheck = DoctorCheck.pass("browser", "browser launcher", "/usr/bin/xdg-open")
+    public var caFileCheck = DoctorCheck.pass("ca-file", "CA file", "1 PEM certificate")
     private var recorded: [String] = []
 
     public init() {}
@@ -40,4 +41,9 @@ public final class ScriptedHostInspection: HostInspection, @unchecked Sendable {
     public func runtimeDirectory() -> DoctorCheck { runtimeDirectoryCheck }
 
     public func browser() -> DoctorCheck { browserCheck }
+
+    public func caFile(_ path: String) -> DoctorCheck {
+        record("ca-file \(path)")
+        return caFileCheck
+    }
 }

@@ -37,15 +37,23 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
     /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's
     /// (a lazy location is computed on the first follow; its error is kept in `startError`).
     public func follow(_ url: String) -> String {
+        if url == shownAt, url != startedAt {
+            if let locator = startLocator ?? lastLocator {
+                do { return try locator() } catch { startError = error }
+            }
+            return startLocation ?? ""
+        }
         guard url == startedAt else { return url }
         if let locator = startLocator {
             startLocator = nil
+            lastLocator = locator
             do { startLocation = try locator() } catch { startError = error }
         }
         return startLocation ?? ""
     }
 
     public private(set) var startLocator: (() throws -> String)?
+    private var lastLocator: (() throws -> String)?
     public private(set) var startError: (any Error)?
     public func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String {
         self.binding = binding
@@ -59,6 +67,15 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
     public func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
         self.binding = binding
         return startURL(redirectingTo: location, secretPath: secretPath)
+    }
+
+    /// The start URL shown to the person (`startURLToShow`): followed, it leads where the start URL
+    /// leads, every time (a lazy location is computed again).
+    public private(set) var shownAt: String?
+    public func startURLToShow(secretPath: String) -> String? {
+        guard binding != nil else { return nil }
+        shownAt = "http://127.0.0.1:50000/" + secretPath
+        return shownAt
     }
 
     public func close() { closed = true }

@@ -19,6 +19,8 @@ public func fuzzFrontConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let text = String(validating: bytes, as: UTF8.self) else { fatalError("the front accepted text that is not UTF-8") }
     let doc: ConfigDocument
     do { doc = try ConfigDocument(parsing: text, path: "/fuzz") } catch { fatalError("the full parser refused what the front served from: \(error)") }
+    // A key the full program does not read is warned about: the front must not serve silently.
+    precondition(doc.unknownKeys().isEmpty, "the full program would warn of a key the front served past")
     let resolver = SettingsResolver(environment: [:], config: doc, configPath: "/fuzz", workingDirectory: "/")
     let resolved: ResolvedProfile
     do { resolved = try resolver.resolve(SettingsFlags(profile: wanted)) } catch { fatalError("the full program refuses the profile: \(error)") }

@@ -44,8 +44,12 @@ import KCAuthTestSupport
         #expect(!opened.contains("state=") && !opened.contains("code_challenge"), "no part of the request in argv")
         let authorizationURL = try #require(receiver.startLocation)
         #expect(authorizationURL.hasPrefix(Fixtures.authorizationEndpoint + "?"))
-        // The URL the user may copy is still printed (stderr is the user's).
-        #expect(events.contains { if case .authorizationURL(let url) = $0 { url == authorizationURL } else { false } })
+        // What is printed is a second local start URL (stderr is the user's): short, never the
+        // one in argv, and it leads where the start URL leads.
+        let shown = try #require(receiver.shownAt)
+        #expect(shown.hasPrefix("http://127.0.0.1:50000/show/") && shown != opened)
+        #expect(events.contains { if case .authorizationURL(let url) = $0 { url == shown } else { false } })
+        #expect(receiver.follow(shown) == authorizationURL)
 
         let binding = try #require(receiver.binding)
         #expect(binding.cookieValue.count >= 22, "128 random bits")
@@ -56,11 +60,21 @@ import KCAuthTestSupport
         #expect(LandingPage.otherBrowser.status == 400 && LandingPage.startUsedTwice.status == 409)
     }
 
+    @Test func aSecondBrowserAtThePrintedURLSignsIn() throws {
+        // The browser kcauth started shows nothing useful; the person opens the printed URL in another.
+        receiver.openedURL = { [receiver, printed] in receiver.follow(printed.url ?? "") }
+        var events: [FlowDriver.Event] = []
+        let output = try login(openBrowser: true, events: &events)
+        #expect(output.claims.preferredUsername == "alice")
+        #expect(printed.url == receiver.shownAt && printed.url != opener.opened.first)
+    }
+
     @Test func withoutABrowserNothingIsBoundAndThePrintedURLWorksAlone() throws {
         var events: [FlowDriver.Event] = []
         let output = try login(openBrowser: false, events: &events)
         #expect(output.claims.preferredUsername == "alice")
-        #expect(opener.opened.isEmpty && receiver.binding == nil && receiver.startLocation == nil)
+        #expect(opener.opened.isEmpty && receiver.binding == nil && receiver.startLocation == nil && receiver.shownAt == nil)
+        #expect(printed.url?.hasPrefix(Fixtures.authorizationEndpoint + "?") == true, "the provider's URL, to open anywhere")
     }
 }
 

@@ -101,7 +101,7 @@ import KCAuthTestSupport
     @Test func aBadValueNamesTheFileAndProfile() {
         #expect { try settings("[default]\nflow = carrier-pigeon\n") } throws: { error in
             let e = error as? KCAuthError
-            return e?.code == .configuration && e?.message == "/c: profile [default]: flow 'carrier-pigeon' is not auto, browser or device"
+            return e?.code == .configuration && e?.message == "/c:2: profile [default]: flow 'carrier-pigeon' is not auto, browser or device"
         }
     }
 

@@ -98,6 +98,39 @@ struct LoopbackBindingTests {
         #expect(!failed.responses[0].contains("Location:") && failed.responses[0].contains("invalid_request"))
     }
 
+    @Test("the start URL shown answers every browser like the start URL's first answer and uses nothing up")
+    func shownStartURLServesASecondBrowser() throws {
+        let listener = try LoopbackListener(port: 0, pages: TestPages())
+        defer { listener.close() }
+        let port = listener.port
+        #expect(listener.startURLToShow(secretPath: "show/abc") == nil, "only after a binding start URL")
+        var pushes = 0
+        _ = listener.startURL(secretPath: "start/xyz", binding: binding) {
+            pushes += 1
+            return "https://op.example/auth?request_uri=urn:\(pushes)"
+        }
+        #expect(listener.startURLToShow(secretPath: "start/xyz") == nil, "never the path in the browser's argv")
+        #expect(listener.startURLToShow(secretPath: "show/abc") == "http://127.0.0.1:\(port)/show/abc")
+        let results = NetResults()
+        let thread = NetTestThread {
+            results.responses.append(request("/start/xyz", port: port))   // the browser kcauth started
+            results.responses.append(request("/show/abc", port: port))    // another browser of the person's
+            results.responses.append(request("/show/abc", port: port))    // and again
+            results.responses.append(request("/callback?code=other", port: port))
+            results.responses.append(request("/callback?code=second", cookie: "kcauth-n4me=s3cret-value", port: port))
+        }
+        var judged: [String?] = []
+        let received = try listener.receive(timeout: 10) { judged.append($0["code"]); return .finish(done) }
+        thread.join()
+        #expect(received["code"] == "second" && judged == ["second"])
+        #expect(pushes == 3, "each answer pushes its own request")
+        for (index, response) in results.responses[0...2].enumerated() {
+            #expect(response.hasPrefix("HTTP/1.1 302 Found\r\n") && response.contains("Location: https://op.example/auth?request_uri=urn:\(index + 1)\r\n"))
+            #expect(response.contains("Set-Cookie: kcauth-n4me=s3cret-value;"))
+        }
+        #expect(results.responses[3].hasSuffix("<p>other browser</p>"), "bound: a callback without the cookie is not judged")
+    }
+
     @Test("before the start URL is used, a callback needs no cookie (the user opened the printed URL)")
     func unusedStartAcceptsThePrintedURL() throws {
         let listener = try LoopbackListener(port: 0, pages: TestPages())

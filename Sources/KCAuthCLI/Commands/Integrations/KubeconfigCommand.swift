@@ -11,7 +11,8 @@ enum KubeconfigCommand: Command {
         token` for the profile's ID token as an ExecCredential (Kubernetes' OIDC authentication \
         takes the ID token; --access-token sends the access token instead). kubectl runs it when it needs \
         a token and caches the answer until the token expires. With --cluster, a context \
-        CLUSTER-PROFILE pairs that user with a cluster already in the kubeconfig. With --merge \
+        CLUSTER-PROFILE pairs that user with a cluster already in the kubeconfig (merging one \
+        the file does not have is an error that names its clusters). With --merge \
         FILE the entries are added to FILE, or replace the ones of the same name, and the old \
         file is kept as FILE.bak. The merge works as kubectl's own changes do: under kubectl's \
         lock FILE.lock (waiting up to 10 seconds for another writer), through a symbolic link \

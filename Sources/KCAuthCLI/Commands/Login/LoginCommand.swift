@@ -6,6 +6,11 @@ import KCAuthCore
 enum LoginCommand: Command {
     static let spec = CommandSpec(
         "login", summary: "Sign in (browser or device flow) and store the session",
+        overview: """
+        Signs in with the browser, or with a code on another device where no browser can be \
+        shown, and keeps the session in the keyring (or where --storage says). The profile \
+        remembers the settings, so the next `kcauth login` needs no flags.
+        """,
         description: """
         Signs in with the browser flow (authorization code with PKCE, RFC 8252: the system \
         browser opens the provider's sign-in page and the answer comes back to a listener on \

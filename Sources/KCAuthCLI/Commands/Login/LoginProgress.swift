@@ -36,12 +36,15 @@ final class LoginProgress: @unchecked Sendable {
         case .starting:
             console.err(choice.explanation + "\n")
         case .authorizationURL(let url):
+            // With a browser started here, the URL is kcauth's short local one (it works in any
+            // browser on this machine); otherwise the provider's, to open anywhere.
             console.err(openBrowser
-                ? "Opening the browser to sign in. If it does not open, visit:\n  \(url)\n"
+                ? "Opening the browser to sign in. If it does not open, or for another browser here, visit:\n  \(url)\n"
                 : "Open this URL in a browser to sign in:\n  \(url)\n")
         case .browserFailed(let error):
             endStatusLine()
-            console.err(Self.sentence(MessageWords.message(error)) + "; open the URL above yourself.\n")
+            openBrowser = false  // a URL shown from now on is one to open by hand
+            console.err(Self.sentence(MessageWords.message(error)) + "; open the sign-in URL yourself.\n")
         case .waiting(let redirectURI, let timeout):
             console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
                         + RemedyWords.fixedPortWhileWaiting + "\n")

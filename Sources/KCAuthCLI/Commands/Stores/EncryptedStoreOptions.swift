@@ -35,10 +35,8 @@ enum EncryptedStoreOptions {
         return UInt32(number * unit)
     }
 
-    /// "until 2026-11-26T09:46:27Z (in 11 h 59 min)".
+    /// "until 2026-11-26T09:46:27Z (in 11h 59m)", as every relative time kcauth prints (`RelativeTime`).
     static func until(_ instant: Instant, now: Instant) -> String {
-        let left = max(0, Int(instant.seconds(since: now)))
-        let span = left >= 3600 ? "\(left / 3600) h \(left % 3600 / 60) min" : "\(left / 60) min"
-        return "until \(instant.rfc3339) (in \(span))"
+        "until " + RelativeTime.stamp(instant, now: now)
     }
 }

@@ -24,9 +24,17 @@ public protocol BoundRedirectListener: AnyObject {
 
     /// Like `startURL(redirectingTo:secretPath:binding:)`, with the redirect's location computed
     /// by `location` when the first request for the start URL arrives (a pushed authorization
-    /// request, whose `request_uri` lives briefly, is pushed then). It is called at most once; if
+    /// request, whose `request_uri` lives briefly, is pushed then). It is called once for the start
+    /// URL, and again for each request of the URL shown (`startURLToShow`); if
     /// it throws, the browser gets a failure page and `receive` throws that error.
     func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String
+
+    /// After one of the binding start URLs: a second local URL (`secretPath` another secret) for
+    /// the person to see, never for a process's argv. It answers every request as the binding
+    /// start URL answers its first (the provider's location, computed again each time, and the
+    /// binding's cookie), so a second browser on this machine can sign in too, and it is no
+    /// "second use" of the start URL. Nil: the listener has none (the full URL is shown then).
+    func startURLToShow(secretPath: String) -> String?
 
     /// Like `receive(timeout:judge:)`, and calls `tick` about every `interval` seconds while
     /// waiting (first right away): for a countdown, for noticing a launcher that failed, and for
@@ -35,9 +43,9 @@ public protocol BoundRedirectListener: AnyObject {
     func receive(timeout: Double, tickEvery interval: Double, tick: () throws -> CallbackRequest?,
                  judge: (CallbackRequest) -> CallbackVerdict) throws -> CallbackRequest
 
-    /// Whether a browser has opened the binding start URL (`BrowserBinding`): from then on only
-    /// that browser may deliver the answer, so a pasted one is refused like a callback without
-    /// the cookie.
+    /// Whether a browser has opened the binding start URL or the one shown (`BrowserBinding`):
+    /// from then on only a browser with its cookie may deliver the answer, so a pasted one is
+    /// refused like a callback without the cookie.
     var browserBound: Bool { get }
 
     /// The connections refused since the last call (another user's, or an owner that could not
@@ -58,6 +66,8 @@ extension BoundRedirectListener {
     }
 
     public var browserBound: Bool { false }
+
+    public func startURLToShow(secretPath: String) -> String? { nil }
 
     public func takeRefusedConnections() -> [RefusedConnection] { [] }
 }

@@ -10,6 +10,9 @@ final class BrowserWait {
     static let tickSeconds = 0.25
 
     private let launched: (any LaunchedBrowser)?
+    /// The URL to open by hand once the launcher failed (the provider's, pushed now where PAR is
+    /// used): the local start URL shown so far serves only browsers on this machine.
+    private let urlByHand: (() throws -> String)?
     private let paste: (any LineInput)?
     private let fallBackToDevice: Bool
     private let started: Double
@@ -18,8 +21,9 @@ final class BrowserWait {
     private var watching: Bool
 
     init(launched: (any LaunchedBrowser)?, paste: (any LineInput)?, pasteNow: Bool, fallBackToDevice: Bool,
-         now: Double, timeout: Double) {
+         now: Double, timeout: Double, urlByHand: (() throws -> String)? = nil) {
         self.launched = launched
+        self.urlByHand = urlByHand
         self.paste = paste
         self.fallBackToDevice = fallBackToDevice
         started = now
@@ -40,6 +44,7 @@ final class BrowserWait {
                 watching = false
                 if fallBackToDevice { throw LoopbackFlow.BrowserUnavailable(error: failure) }
                 notify(.browserFailed(failure))
+                if let url = try urlByHand?() { notify(.authorizationURL(url)) }
                 startPasting(notify)
             } else if now - started >= Self.launcherWatchSeconds {
                 watching = false

@@ -54,18 +54,23 @@ struct LoopbackFlow: Sendable {
                       notify: (FlowDriver.Event) -> Void) throws -> BrowserWait {
         let started = input.openBrowser
             ? try startBrowser(input, listener: listener, request: request, pusher: pusher, metadata: metadata)
-            : (url: request.url(authorizationEndpoint: metadata.authorizationEndpoint), launched: nil, error: nil)
+            : (url: request.url(authorizationEndpoint: metadata.authorizationEndpoint), shown: nil, launched: nil, error: nil)
         if let launchError = started.error, fallBackToDevice { throw BrowserUnavailable(error: launchError) }
         // No browser here (paste-back, or a browser that did not start): the URL is opened by
         // hand, maybe on another machine that cannot reach the listener, so the push happens now
         // and the answer can only come back by hand (`PastedRedirect`).
         let byHand = !input.openBrowser || started.error != nil
-        let url = if let pusher, byHand { try pusher.browserURL(for: request, metadata: metadata) } else { started.url }
+        // The browser opened here: the short local URL it was given, a second one that works in
+        // any browser on this machine (`startURLToShow`). By hand: the provider's own URL.
+        let url = if byHand, let pusher { try pusher.browserURL(for: request, metadata: metadata) }
+            else if byHand { started.url } else { started.shown ?? started.url }
         notify(.authorizationURL(url))
         if let launchError = started.error { notify(.browserFailed(launchError)) }
         notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
+        let shownLocally = !byHand && started.shown != nil
         let wait = BrowserWait(launched: started.launched, paste: paste, pasteNow: false, fallBackToDevice: fallBackToDevice,
-                               now: sleeper.monotonicNow(), timeout: input.timeout)
+                               now: sleeper.monotonicNow(), timeout: input.timeout,
+                               urlByHand: shownLocally ? { try pusher?.browserURL(for: request, metadata: metadata) ?? started.url } : nil)
         if byHand { wait.startPasting(notify) }
         return wait
     }
@@ -83,10 +88,11 @@ struct LoopbackFlow: Sendable {
     /// Starts the browser at a one-shot local URL that redirects to the provider and binds the
     /// browser to this login (`BrowserBinding`): the provider's URL, with `state` and the PKCE
     /// challenge, stays out of the browser's argv, which other local users can read. Returns the
-    /// URL to show, the browser, and why it did not start.
+    /// URL to open by hand elsewhere, the local start URL to show (nil: the listener has none),
+    /// the browser, and why it did not start.
     private func startBrowser(_ input: FlowDriver.Input, listener: any BoundRedirectListener, request: AuthorizationRequest,
                               pusher: PushedAuthorization?, metadata: ProviderMetadata) throws
-        -> (url: String, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
+        -> (url: String, shown: String?, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
         var url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
         let secretPath = "start/" + Base64URL.encode(try random.bytes(16))
@@ -103,10 +109,12 @@ struct LoopbackFlow: Sendable {
         } else {
             start = listener.startURL(redirectingTo: url, secretPath: secretPath, binding: binding)
         }
+        // A secret of its own, and another prefix: never the path in the browser's argv.
+        let shown = listener.startURLToShow(secretPath: "show/" + Base64URL.encode(try random.bytes(16)))
         do {
-            return (url, try opener.launch(start, command: input.browserCommand), nil)
+            return (url, shown, try opener.launch(start, command: input.browserCommand), nil)
         } catch {
-            return (url, nil, error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)"))
+            return (url, shown, nil, error as? KCAuthError ?? KCAuthError(.configuration, "cannot start a browser", cause: "\(error)"))
         }
     }
 

@@ -41,23 +41,44 @@ public struct KubeconfigEditor: Sendable, Equatable {
                               remedy: .addEntryByHand)
         }
         let shifted = item.map { indent + $0 }
-        // Item boundaries: lines at the list's indentation that start with "-".
+        for range in Self.items(block, indent: indent) where Self.itemName(Array(block[range]), indent: indent) == name {
+            lines.replaceSubrange((header + 1 + range.lowerBound)..<(header + 1 + range.upperBound), with: shifted)
+            return
+        }
+        var insertAt = end
+        while insertAt > header + 1, Self.isBlankOrComment(lines[insertAt - 1]) { insertAt -= 1 }
+        lines.insert(contentsOf: shifted, at: insertAt)
+    }
+
+    /// The names of a top-level list's items (`clusters:`), in file order: empty when there is
+    /// no such list, nil when it is not a block list this editor reads (then nobody can say).
+    public func names(in section: String) -> [String]? {
+        guard let header = lines.firstIndex(where: { Self.topLevelKey($0) == section }) else { return [] }
+        switch Self.valueAfterKey(lines[header]) {
+        case "", "[]", "null", "~": break
+        default: return nil
+        }
+        var end = header + 1
+        while end < lines.count, !Self.endsBlock(lines[end]) { end += 1 }
+        let block = Array(lines[(header + 1)..<end])
+        guard let firstItem = block.first(where: { !Self.isBlankOrComment($0) }) else { return [] }
+        let indent = String(firstItem.prefix { $0 == " " })
+        return Self.items(block, indent: indent).compactMap { Self.itemName(Array(block[$0]), indent: indent) }
+    }
+
+    /// Item boundaries in a list's block: from a line at the list's indentation that starts
+    /// with "-" to the next, without the blank lines and comments that end it.
+    static func items(_ block: [String], indent: String) -> [Range<Int>] {
         var starts: [Int] = []
         for (i, line) in block.enumerated() where line.hasPrefix(indent + "-") && !line.hasPrefix(indent + "- -") {
             let after = line.dropFirst(indent.count)
             if after.hasPrefix("- ") || after == "-" { starts.append(i) }
         }
-        for (n, start) in starts.enumerated() {
+        return starts.enumerated().map { n, start in
             var stop = n + 1 < starts.count ? starts[n + 1] : block.count
-            while stop > start + 1, Self.isBlankOrComment(block[stop - 1]) { stop -= 1 }
-            if Self.itemName(Array(block[start..<stop]), indent: indent) == name {
-                lines.replaceSubrange((header + 1 + start)..<(header + 1 + stop), with: shifted)
-                return
-            }
+            while stop > start + 1, isBlankOrComment(block[stop - 1]) { stop -= 1 }
+            return start..<stop
         }
-        var insertAt = end
-        while insertAt > header + 1, Self.isBlankOrComment(lines[insertAt - 1]) { insertAt -= 1 }
-        lines.insert(contentsOf: shifted, at: insertAt)
     }
 
     static func topLevelKey(_ line: String) -> String? {

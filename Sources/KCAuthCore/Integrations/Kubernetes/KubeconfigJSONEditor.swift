@@ -16,6 +16,17 @@ public struct KubeconfigJSONEditor: Sendable, Equatable {
 
     public var text: String { JSONValue.object(root).rendered() }
 
+    /// The `name` of each item of a top-level list (`clusters`): empty when there is none, nil
+    /// when it is not a list.
+    public func names(in section: String) -> [String]? {
+        guard let value = root.first(where: { $0.key == section })?.value else { return [] }
+        switch value {
+        case .null: return []
+        case .array(let items): return items.compactMap { $0["name"]?.stringValue }
+        default: return nil
+        }
+    }
+
     /// `item` is an object with a `name` member.
     public mutating func upsert(section: String, name: String, item: JSONValue) throws {
         guard let index = root.firstIndex(where: { $0.key == section }) else {

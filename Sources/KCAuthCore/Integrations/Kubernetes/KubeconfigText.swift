@@ -21,6 +21,14 @@ public enum KubeconfigText {
         return editor.text
     }
 
+    /// The names of the kubeconfig's clusters, in file order: empty for a missing or blank file,
+    /// nil when its `clusters` is not a list kcauth reads.
+    public static func clusterNames(in old: String?) throws -> [String]? {
+        let existing = old ?? ""
+        if isJSON(existing) { return try KubeconfigJSONEditor(text: existing).names(in: "clusters") }
+        return KubeconfigEditor(text: existing).names(in: "clusters")
+    }
+
     /// JSON when the first character that is not white space opens an object. YAML has flow
     /// mappings too, but kubectl never writes one at the top, and such a file would be JSON
     /// kcauth can parse or a file it refuses either way.
