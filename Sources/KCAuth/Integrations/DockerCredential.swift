@@ -6,9 +6,8 @@ import KCAuthCore
 /// the registry, `list` names the registries of the profiles, `store` keeps nothing and `erase`
 /// forgets only the runtime copy of the token.
 public struct DockerCredential: Sendable {
-    public enum Action: String, Sendable {
-        case get, list, store, erase
-    }
+    /// A helper action; docker's are those of its row (``CredentialHelper/docker``).
+    public typealias Action = CredentialHelper.Action
 
     /// What the helper answers.
     public enum Answer: Sendable {
@@ -37,9 +36,6 @@ public struct DockerCredential: Sendable {
         /// Over a forwarded session: no forwarded profile lists the registry.
         case notForwarded(host: CredentialHost)
     }
-
-    /// docker writes no more than a server URL.
-    public static let maxInput = 64 * 1024
 
     let helper: HelperContext
 
@@ -111,7 +107,7 @@ public struct DockerCredential: Sendable {
     }
 
     private func readInput() throws -> String {
-        try helper.input(limit: Self.maxInput, stopAtBlankLine: false)
+        try helper.input(CredentialHelper.docker.wire)
     }
 }
 

@@ -5,10 +5,9 @@ import KCAuthCore
 /// input, the profile whose `hosts` lists the server, and the answer with its access token —
 /// or nothing, and git asks its next helper.
 public struct GitCredential: Sendable {
-    /// git's actions; git may grow new ones, which a helper ignores (the caller does not ask).
-    public enum Action: String, Sendable {
-        case get, store, erase
-    }
+    /// A helper action; git's are those of its row (``CredentialHelper/git``), and git may grow
+    /// new ones, which a helper ignores (the caller does not ask).
+    public typealias Action = CredentialHelper.Action
 
     let helper: HelperContext
 
@@ -17,8 +16,9 @@ public struct GitCredential: Sendable {
     /// Reads git's request from standard input and answers it; nil: no answer (a server that
     /// gets no token, `store`, `erase`).
     public func run(_ action: Action) throws -> GitCredentialAnswer? {
-        let text = try helper.input(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true)
-        guard action != .store else { return nil }  // the session is kept by a sign-in, not by git
+        let text = try helper.input(CredentialHelper.git.wire)
+        // `store`: the session is kept by a sign-in, not by git; `list` is not git's.
+        guard action == .get || action == .erase else { return nil }
         let request = try GitCredentialRequest(parsing: text)
         guard request.isSafeTransport, let host = request.host else { return nil }
         return try answer(host: host, action: action, request: request)

@@ -14,8 +14,9 @@ struct HelperContext: Sendable {
 
     func profiles() throws -> HelperProfiles { try HelperProfiles(context) }
 
-    func input(limit: Int, stopAtBlankLine: Bool) throws -> String {
-        try context.adapters.standardInput.read(limit: limit, stopAtBlankLine: stopAtBlankLine)
+    /// Standard input as the tool's wire protocol sends it (its limit, its end).
+    func input(_ wire: CredentialHelper.Wire) throws -> String {
+        try context.adapters.standardInput.read(limit: wire.inputLimit, stopAtBlankLine: wire.endsAtBlankLine)
     }
 
     /// A token valid for the helpers' minimum (``HelperRule``) of the profile `name`.
