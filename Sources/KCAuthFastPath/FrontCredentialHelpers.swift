@@ -8,14 +8,16 @@ import KCAuthContract
 /// else — no answer, an error, another action — is the full program's to say (nil).
 enum FrontCredentialHelpers {
     struct Request: Equatable {
-        var helper: CredentialHelper
+        /// The wire protocol of the helper's row (``CredentialHelper``): all the front needs to
+        /// read the request and answer it.
+        var wire: CredentialHelper.Wire
         var profileFlag: String?
 
         /// A helper's command (``CredentialHelper``) with an action the front answers warm
         /// (`git-credential get`), and at most one `--profile NAME`.
         init?(_ arguments: [String]) {
             guard let first = arguments.first, let helper = CredentialHelper.named(command: first) else { return nil }
-            self.helper = helper
+            wire = helper.wire
             var action: String?
             var i = 1
             while i < arguments.count {
@@ -130,7 +132,8 @@ enum FrontCredentialHelpers {
     enum Pick: Equatable {
         /// The profile picked (nil: none; the `hosts` settings choose).
         case decided(String?)
-        /// The full program would say something first (a directory file it ignores).
+        /// The full program would say something first: a directory file it ignores, or one
+        /// naming a profile the configuration lacks (which stops the command).
         case handOff
     }
 

@@ -75,7 +75,7 @@ public enum FrontDispatch {
         let mark: SessionMark.Lookup = { SessionMark.read(profile: $0, binding: $1) }
         let answer: String?
         let input: (bytes: [UInt8], overLimit: Bool)
-        let wire = request.helper.wire
+        let wire = request.wire
         switch wire {
         case .git:
             input = StandardInputReader.read(limit: wire.inputLimit, stopAtBlankLine: wire.endsAtBlankLine)

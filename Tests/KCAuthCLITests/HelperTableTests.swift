@@ -55,7 +55,7 @@ import Testing
         for action in CredentialHelper.Action.allCases {
             let request = FrontCredentialHelpers.Request([helper.command, action.rawValue])
             #expect((request != nil) == helper.warmActions.contains(action), "\(helper.command) \(action)")
-            if let request { #expect(request.helper == helper) }
+            if let request { #expect(request.wire == helper.wire) }
         }
         #expect(helper.warmActions.allSatisfy(helper.actions.contains))
     }

@@ -191,7 +191,7 @@ import KCAuthCore
         .passSettings, .noSuchProfile("work"), .useFixedPort, .useBrowserFlow, .useBrowserFlowOrEnableDevice(clientID: "cli"),
         .signInAgainThenCheckClient, .signInAgainThenCheckPrograms, .pushAuthorizationRequests, .checkClientOrSkipPushedAuthorization,
         .signInWithDPoP, .signInWithClientCredentials(profile: "ci"), .askWithoutUserinfo, .fixDefaultProfile, .useClientKey,
-        .fixSavedIssuer, .exampleBrowserCommand,
+        .fixSavedIssuer, .exampleBrowserCommand, .createProfileOrChangeFile(profile: "acme", file: "/src/app/.kcauth-profile"),
     ]
 
     /// Does not compile when a remedy is added: add it to ``remedies`` too.
@@ -205,7 +205,7 @@ import KCAuthCore
              .giveIssuer, .giveClientID, .loginWithSettings, .passSettings, .noSuchProfile, .useFixedPort, .useBrowserFlow,
              .useBrowserFlowOrEnableDevice, .signInAgainThenCheckClient, .signInAgainThenCheckPrograms, .pushAuthorizationRequests,
              .checkClientOrSkipPushedAuthorization, .signInWithDPoP, .signInWithClientCredentials, .askWithoutUserinfo,
-             .fixDefaultProfile, .useClientKey, .fixSavedIssuer, .exampleBrowserCommand:
+             .fixDefaultProfile, .useClientKey, .fixSavedIssuer, .exampleBrowserCommand, .createProfileOrChangeFile:
             break
         }
     }

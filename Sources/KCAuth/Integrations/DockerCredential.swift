@@ -50,7 +50,7 @@ public struct DockerCredential: Sendable {
             return .nothing
         }
         let profiles = try helper.profiles()
-        let picked = helper.picked
+        let picked = try helper.picked
         if action == .list {
             var entries: [(server: String, username: String)] = []
             for (name, settings) in profiles.candidates(picked: picked) {
@@ -91,7 +91,7 @@ public struct DockerCredential: Sendable {
                   CredentialTransport.allowsToken(scheme: DockerCredentialWire.scheme(ofServerURL: serverURL), host: host.host) else {
                 return .notFound(.notForForwarding(serverURL))
             }
-            guard let answer = try forwarded(helper.picked, host) else {
+            guard let answer = try forwarded(try helper.picked, host) else {
                 return .notFound(.notForwarded(host: host))
             }
             return .found(serverURL: serverURL, username: answer.username ?? IntegrationSettings.defaultUsername, secret: answer.token.accessToken)

@@ -28,7 +28,7 @@ public struct GitCredential: Sendable {
     public func answer(host: CredentialHost, action: Action, request: GitCredentialRequest) throws -> GitCredentialAnswer? {
         if let forwarded = helper.forwarded { return try answerForwarded(host: host, action: action, request: request, forwarded) }
         let profiles = try helper.profiles()
-        guard let name = profiles.profile(for: host, picked: helper.picked) else { return nil }
+        guard let name = profiles.profile(for: host, picked: try helper.picked) else { return nil }
         let profile = try helper.context.resolve(SettingsFlags(profile: name))
         if action == .erase {
             // git erases the credential the server rejected: if it is the current token, get a
@@ -55,7 +55,7 @@ public struct GitCredential: Sendable {
     /// forget here (nothing is stored on this host).
     private func answerForwarded(host: CredentialHost, action: Action, request: GitCredentialRequest,
                                  _ forwarded: ForwardedHelperToken.Source) throws -> GitCredentialAnswer? {
-        guard action == .get, let answer = try forwarded(helper.picked, host) else { return nil }
+        guard action == .get, let answer = try forwarded(try helper.picked, host) else { return nil }
         let username = request.username.flatMap { $0.isEmpty ? nil : $0 } ?? answer.username ?? IntegrationSettings.defaultUsername
         guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken) else {
             throw KCAuthError(.invalidResponse, "the forwarded answer cannot go into git's credential protocol")

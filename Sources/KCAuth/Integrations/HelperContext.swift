@@ -9,8 +9,15 @@ struct HelperContext: Sendable {
     let option: String?
     let forwarded: ForwardedHelperToken.Source?
 
-    /// The picked profile (``HelperProfiles/picked(_:option:)``).
-    var picked: String? { HelperProfiles.picked(context, option: option) }
+    /// The picked profile (``HelperProfiles/picked(_:option:)``). Over a forwarded session the
+    /// laptop's profiles are not this host's configuration to check a directory's file against:
+    /// a name this host lacks is left to the laptop's `hosts` settings, as before.
+    var picked: String? {
+        get throws {
+            guard forwarded != nil else { return try HelperProfiles.picked(context, option: option) }
+            return (try? HelperProfiles.picked(context, option: option)) ?? nil
+        }
+    }
 
     func profiles() throws -> HelperProfiles { try HelperProfiles(context) }
 

@@ -89,6 +89,8 @@ enum RemedyWords {
         case .useClientKey: return "use a signed assertion (--client-key) if it offers private_key_jwt"
         case .fixSavedIssuer: return "fix the issuer in the file, or pass --issuer"
         case .exampleBrowserCommand: return "e.g. --browser-command 'firefox --private-window %s'"
+        case .createProfileOrChangeFile(let profile, let file):
+            return "run \(login.with(CommandTable.profile, profile).quoted) to create it, or change \(file)"
         }
     }
 

@@ -9,12 +9,48 @@
 /// page and the completions; `make install` and the Debian package link these program names,
 /// and tests hold them to the table.
 ///
-/// The front reads it too: no dictionary or set, index loops only (docs/performance.md §4), and
-/// a plain `kcauth` never touches the table.
+/// The front reads the rows on every helper call, so a row is a plain value — static strings,
+/// bits, no array — and the table is reached row by row (``row(_:)``): an array of a type of its
+/// own, or an optional row holding reference-counted strings, costs the front a run-time
+/// metadata instantiation (demangling included) on first use, ≈40,000 instructions each
+/// (docs/performance.md §4). A plain `kcauth` never touches the table.
 public struct CredentialHelper: Sendable, Equatable {
     /// A helper protocol's action: the word the tool passes as the first argument.
     public enum Action: String, Sendable, CaseIterable {
         case get, list, store, erase
+
+        /// The action a word names, compared as literals (no table behind it).
+        public static func named(_ word: String) -> Action? {
+            switch word {
+            case "get": return .get
+            case "list": return .list
+            case "store": return .store
+            case "erase": return .erase
+            default: return nil
+            }
+        }
+    }
+
+    /// A set of actions, as bits.
+    public struct Actions: OptionSet, Sendable, Equatable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let get = Actions(rawValue: 1 << 0)
+        public static let list = Actions(rawValue: 1 << 1)
+        public static let store = Actions(rawValue: 1 << 2)
+        public static let erase = Actions(rawValue: 1 << 3)
+
+        public init(_ action: Action) {
+            switch action {
+            case .get: self = .get
+            case .list: self = .list
+            case .store: self = .store
+            case .erase: self = .erase
+            }
+        }
+
+        public func contains(_ action: Action) -> Bool { contains(Actions(action)) }
     }
 
     /// What the tool writes to the helper's standard input and reads from its output.
@@ -40,35 +76,71 @@ public struct CredentialHelper: Sendable, Equatable {
         public var endsAtBlankLine: Bool { self == .git }
     }
 
-    /// The tool that runs the helper (`git`).
-    public let tool: String
-    /// The name the tool runs (`git-credential-kcauth`).
-    public let program: String
-    /// The kcauth command the program name stands for (`git-credential`).
-    public let command: String
+    let toolName: StaticString
+    let programName: StaticString
+    let commandName: StaticString
     public let wire: Wire
-    /// The protocol's actions, in the order the usage line lists them.
-    public let actions: [Action]
+    /// The protocol's actions.
+    public let protocolActions: Actions
     /// The actions the front answers itself when the token is warm; every other action, and a
     /// request it cannot answer, is the full program's.
-    public let warmActions: [Action]
+    public let warm: Actions
     /// An action the protocol does not have is ignored (git may grow new actions, and a helper
     /// ignores the ones it does not know) rather than refused.
     public let ignoresUnknownActions: Bool
 
-    public static let git = CredentialHelper(tool: "git", program: "git-credential-kcauth", command: "git-credential", wire: .git,
-                                             actions: [.get, .store, .erase], warmActions: [.get], ignoresUnknownActions: true)
-    public static let docker = CredentialHelper(tool: "docker", program: "docker-credential-kcauth", command: "docker-credential", wire: .docker,
-                                                actions: [.get, .list, .store, .erase], warmActions: [.get], ignoresUnknownActions: false)
+    public static let git = CredentialHelper(toolName: "git", programName: "git-credential-kcauth", commandName: "git-credential",
+                                             wire: .git, protocolActions: [.get, .store, .erase], warm: .get, ignoresUnknownActions: true)
+    public static let docker = CredentialHelper(toolName: "docker", programName: "docker-credential-kcauth",
+                                                commandName: "docker-credential", wire: .docker,
+                                                protocolActions: [.get, .list, .store, .erase], warm: .get, ignoresUnknownActions: false)
 
-    /// The table.
-    public static let all: [CredentialHelper] = [git, docker]
+    /// The tool that runs the helper (`git`).
+    public var tool: String { toolName.description }
+    /// The name the tool runs (`git-credential-kcauth`).
+    public var program: String { programName.description }
+    /// The kcauth command the program name stands for (`git-credential`).
+    public var command: String { commandName.description }
+
+    public static func == (a: CredentialHelper, b: CredentialHelper) -> Bool {
+        same(a.programName, b.program) && same(a.commandName, b.command) && same(a.toolName, b.tool) && a.wire == b.wire
+            && a.protocolActions == b.protocolActions && a.warm == b.warm && a.ignoresUnknownActions == b.ignoresUnknownActions
+    }
+
+    /// A static string and a string, compared as bytes.
+    static func same(_ literal: StaticString, _ text: String) -> Bool {
+        var copy = text
+        return literal.withUTF8Buffer { a in
+            copy.withUTF8 { b in
+                guard a.count == b.count else { return false }
+                var i = 0
+                while i < a.count { if a[i] != b[i] { return false }; i += 1 }
+                return true
+            }
+        }
+    }
+
+    /// The table, row by row; nil past the last row.
+    public static func row(_ index: Int) -> CredentialHelper? {
+        switch index {
+        case 0: return git
+        case 1: return docker
+        default: return nil
+        }
+    }
+
+    /// Every row, in order (for the man page, the completions and tests; the front goes by ``row(_:)``).
+    public static var all: [CredentialHelper] {
+        var rows: [CredentialHelper] = []
+        while let next = row(rows.count) { rows.append(next) }
+        return rows
+    }
 
     /// The helper a program name (the last part of argv[0]) stands for.
     public static func named(program name: String) -> CredentialHelper? {
         var i = 0
-        while i < all.count {
-            if all[i].program == name { return all[i] }
+        while let helper = row(i) {
+            if same(helper.programName, name) { return helper }
             i += 1
         }
         return nil
@@ -77,33 +149,29 @@ public struct CredentialHelper: Sendable, Equatable {
     /// The helper a kcauth command name stands for.
     public static func named(command name: String) -> CredentialHelper? {
         var i = 0
-        while i < all.count {
-            if all[i].command == name { return all[i] }
+        while let helper = row(i) {
+            if same(helper.commandName, name) { return helper }
             i += 1
         }
         return nil
     }
 
+    /// The protocol's actions, in the order the usage line lists them (get, list, store, erase).
+    public var actions: [Action] { Action.allCases.filter(protocolActions.contains) }
+
+    /// The actions the front serves warm, in the same order.
+    public var warmActions: [Action] { Action.allCases.filter(warm.contains) }
+
+    /// The actions as words (`get`, `store`, `erase`).
+    public var actionWords: [String] { actions.map(\.rawValue) }
+
     /// The action `word` names, if this helper's protocol has it.
     public func action(_ word: String) -> Action? {
-        var i = 0
-        while i < actions.count {
-            if actions[i].rawValue == word { return actions[i] }
-            i += 1
-        }
-        return nil
+        Action.named(word).flatMap { protocolActions.contains($0) ? $0 : nil }
     }
 
     /// Whether the front answers `word` itself when the token is warm.
     public func servesWarm(_ word: String) -> Bool {
-        var i = 0
-        while i < warmActions.count {
-            if warmActions[i].rawValue == word { return true }
-            i += 1
-        }
-        return false
+        Action.named(word).map(warm.contains) ?? false
     }
-
-    /// The actions as words (`get`, `store`, `erase`).
-    public var actionWords: [String] { actions.map(\.rawValue) }
 }
