@@ -72,14 +72,14 @@ ARGUMENTS = [
 ]
 
 
-def cache_record(rng, profile, session):
+def cache_record(rng, profile, session, issuer=ISSUER):
     """A cache file: the contract's schema (as kcauth writes it), or something else."""
     expires = rng.choices(["2099-01-01T00:00:00Z", "2001-01-01T00:00:00Z", "2099-13-01T00:00:00Z", None], [85, 5, 5, 5])[0]
     fields = {
         "access_token": rng.choices(["eyJ.a-b_c.d", "it's", 'q"uote', "ünï"], [85, 5, 5, 5])[0],
         "token_type": "Bearer",
         "scope": rng.choices(["openid email", 'a "quoted" scope'], [90, 10])[0],
-        "issuer": rng.choices([ISSUER, "https://other.example.com/realms/x"], [92, 8])[0],
+        "issuer": rng.choices([issuer, "https://other.example.com/realms/x"], [92, 8])[0],
         "client_id": rng.choices(["cli", "other"], [92, 8])[0],
         "storage": rng.choices(["keyring", "file"], [92, 8])[0],
     }
@@ -295,6 +295,11 @@ def lone_front(directory):
     return front
 
 
+# The session marks are kept by uid, shared with every other run on this machine (other
+# checkouts run this file too): this test's issuer is its own, so its marks are.
+HELPER_ISSUER = f"https://sso.example.com/realms/differential-{os.getpid()}"
+
+
 def helper_config(world, rng, profiles, warm):
     """A configuration whose profiles list hosts (so the helpers have something to answer); in a
     cold world now and then with a line the full program refuses, or none at all."""
@@ -302,7 +307,7 @@ def helper_config(world, rng, profiles, warm):
     lines = [rng.choice(GLOBAL_LINES)] if not warm and rng.random() < 0.2 else []
     hosts = {"default": "git.example.com registry.example.com:5000 127.0.0.1:8443", "work": "work.example.com git.example.com"}
     for name in profiles:
-        lines += [f"[{name}]", f"issuer = {ISSUER}", "client_id = cli"]
+        lines += [f"[{name}]", f"issuer = {HELPER_ISSUER}", "client_id = cli"]
         if warm or rng.random() < 0.9:
             lines.append(f"hosts = {hosts[name]}")
         if rng.random() < 0.3:
@@ -317,11 +322,25 @@ def helper_config(world, rng, profiles, warm):
 
 def warm_record(session):
     import json
-    return json.dumps({"access_token": "eyJ.a-b_c.d", "token_type": "Bearer", "scope": "openid email", "issuer": ISSUER,
+    return json.dumps({"access_token": "eyJ.a-b_c.d", "token_type": "Bearer", "scope": "openid email", "issuer": HELPER_ISSUER,
                        "client_id": "cli", "storage": "keyring", "expires_at": "2099-01-01T00:00:00Z", "session_id": session})
 
 
-def test_the_helpers_and_exec_answer_alike_from_the_front_and_the_full_program(tmp_path, marks):
+@pytest.fixture
+def helper_marks():
+    """This test's own session marks (by its issuer), removed at the end."""
+    shared = shared_directory()
+    os.makedirs(shared, mode=0o700, exist_ok=True)
+    yield shared
+    for name in ("default", "work", "missing"):
+        for storage in ("keyring", "file"):
+            path = mark_file(shared, name, storage, HELPER_ISSUER, "cli")
+            if os.path.exists(path):
+                os.unlink(path)
+
+
+def test_the_helpers_and_exec_answer_alike_from_the_front_and_the_full_program(tmp_path, helper_marks):
+    marks = helper_marks
     rng = random.Random(SEED + 1)
     lone = lone_front(tmp_path / "lone" / "bin")
     served = {"git-credential": 0, "docker-credential": 0, "exec": 0}
@@ -335,7 +354,7 @@ def test_the_helpers_and_exec_answer_alike_from_the_front_and_the_full_program(t
         session = "s-%d" % index
         for name, storage in [(n, s) for n in ("default", "work", "missing") for s in ("keyring", "file")]:
             mark = f"current {session}" if warm else rng.choice([f"current {session}", f"ended {session}", None])
-            path = mark_file(marks, name, storage, ISSUER, "cli")
+            path = mark_file(marks, name, storage, HELPER_ISSUER, "cli")
             if mark is None:
                 if os.path.exists(path):
                     os.unlink(path)
@@ -346,7 +365,7 @@ def test_the_helpers_and_exec_answer_alike_from_the_front_and_the_full_program(t
         for name in profiles:
             if warm or rng.random() < 0.95:
                 cache = world.runtime / "kcauth" / f"{name}.token"
-                cache.write_text(warm_record(session) if warm else cache_record(rng, name, session), encoding="utf-8")
+                cache.write_text(warm_record(session) if warm else cache_record(rng, name, session, HELPER_ISSUER), encoding="utf-8")
                 os.chmod(cache, 0o644 if not warm and rng.random() < 0.05 else 0o600)
         # The command runs in a project directory, which may name a profile.
         cwd = world.root / "project"
