@@ -11,7 +11,7 @@ struct HelperContext: Sendable {
 
     /// The picked profile (``HelperProfiles/picked(_:option:)``). Over a forwarded session the
     /// laptop's profiles are not this host's configuration to check a directory's file against:
-    /// a name this host lacks is left to the laptop's `hosts` settings, as before.
+    /// a name this host lacks picks nothing, and the laptop's `hosts` settings choose.
     var picked: String? {
         get throws {
             guard forwarded != nil else { return try HelperProfiles.picked(context, option: option) }
