@@ -45,7 +45,9 @@ DOC_FILES        = $(MANPAGE) $(BASH_COMPLETION) $(ZSH_COMPLETION) $(FISH_COMPLE
 
 DIST ?= dist
 
-# Symlinks to kcauth under the names git and docker run credential helpers by.
+# Symlinks to kcauth under the names git and docker run credential helpers by: the program names
+# of the helper table (Sources/KCAuthContract/Integrations/CredentialHelper.swift), which a test
+# holds this list to.
 HELPER_LINKS = git-credential-kcauth docker-credential-kcauth
 
 .PHONY: help deps build release docs unit integration test demo provider clean \

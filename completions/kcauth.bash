@@ -144,6 +144,8 @@ _kcauth() {
     if [[ $cur != -* ]] && ((count < max)); then
         case $command in
             use) _kcauth_reply "$(_kcauth_profiles)" ;;
+            git-credential) _kcauth_reply 'get store erase' ;;
+            docker-credential) _kcauth_reply 'get list store erase' ;;
             completion) _kcauth_reply 'bash zsh fish' ;;
             help) _kcauth_reply 'login token refresh logout whoami status prompt unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac

@@ -200,9 +200,11 @@ complete -c kcauth -n '__kcauth_using kubeconfig' -s h -l help -d 'Show help for
 
 complete -c kcauth -n '__kcauth_using git-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer only with this profile, and only for the hosts it lists'
 complete -c kcauth -n '__kcauth_using git-credential' -s h -l help -d 'Show help for this command'
+complete -c kcauth -n '__kcauth_wants_argument git-credential 1 --profile' -a 'get store erase'
 
 complete -c kcauth -n '__kcauth_using docker-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer only with this profile, and only for the hosts it lists'
 complete -c kcauth -n '__kcauth_using docker-credential' -s h -l help -d 'Show help for this command'
+complete -c kcauth -n '__kcauth_wants_argument docker-credential 1 --profile' -a 'get list store erase'
 
 complete -c kcauth -n '__kcauth_using doctor' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using doctor' -l issuer -x -d 'Check this issuer instead of the profile\'s'

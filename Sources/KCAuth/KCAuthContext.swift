@@ -12,7 +12,7 @@ import KCAuthSystem
 public final class KCAuthContext: Sendable {
     public let adapters: Adapters
     private let configuration = Once<Result<ConfigDocument, KCAuthError>>()
-    private let directoryChoice = Once<DirectoryChoice?>()
+    private let directoryChoice = Once<Result<DirectoryChoice?, KCAuthError>>()
     /// The announced forward's use on this host (``ForwardedToken/use``), decided once.
     let forwardUse = Once<ForwardedToken.Use>()
 
@@ -46,34 +46,38 @@ public final class KCAuthContext: Sendable {
         do { config = try self.config() } catch where tolerant { config = nil }
         return SettingsResolver(environment: adapters.environment, config: config, configPath: adapters.settings.path,
                                 workingDirectory: adapters.workingDirectory,
-                                directoryProfile: { [self] in self.directoryProfile().map { ($0.name, $0.path) } })
+                                directoryProfile: { [self] in try self.directoryProfile().map { ($0.name, $0.path) } })
     }
 
-    /// The profile the working directory names (`.kcauth-profile`, `DirectoryProfile`), looked for
-    /// and warned about once per context, and only when asked (neither `--profile` nor
-    /// `KCAUTH_PROFILE` decides), as the front does.
-    public func directoryProfile() -> DirectoryChoice? {
-        directoryChoice.value {
-            let config = try? self.config()
+    /// The profile the working directory names (`.kcauth-profile`), looked for and warned about
+    /// once per context, and only when asked (neither `--profile` nor `KCAUTH_PROFILE`
+    /// decides), as the front does. A file that names a profile the configuration lacks stops
+    /// the command (`loginRequired`), as pyenv's `.python-version` naming a version that is not
+    /// installed does: going on with another profile would hand a project's tools another
+    /// profile's token. `default` always exists, as for `kcauth use`.
+    public func directoryProfile() throws -> DirectoryChoice? {
+        try directoryChoice.value {
             switch DirectoryProfile.find(from: adapters.workingDirectory) {
             case .none:
-                return nil
+                return .success(nil)
             case .ignored(let path, .refused(let refusal)):
                 let refused = FileRefusalText.error(.configuration, path: path, refusal, fix: "chmod go-w \(path)")
                 adapters.warn(refused.message + "; the profile it names is not used")
-                return nil
+                return .success(nil)
             case .ignored(let path, .notAProfileName):
                 adapters.warn("ignoring \(path): it does not hold one profile name (letters, digits, '.', '_', '-')")
-                return nil
+                return .success(nil)
             case .named(let name, let path):
                 // Only one of the user's own profiles: the file carries no settings.
-                guard let config, config.profileNames.contains(name) else {
-                    adapters.warn("ignoring \(path): it names profile '\(name)', which is not in \(adapters.settings.path)")
-                    return nil
+                let config: ConfigDocument
+                do { config = try self.config() } catch { return .failure(KCAuthError.wrapping(error)) }
+                guard name == ProfileName.defaultName || config.profileNames.contains(name) else {
+                    return .failure(KCAuthError(.loginRequired, "\(path) names profile '\(name)', which is not in \(adapters.settings.path)",
+                                                remedy: .createProfileOrChangeFile(profile: name, file: path)))
                 }
-                return DirectoryChoice(name: name, path: path)
+                return .success(DirectoryChoice(name: name, path: path))
             }
-        }
+        }.get()
     }
 
     public func resolve(_ flags: SettingsFlags = SettingsFlags()) throws -> ResolvedProfile {

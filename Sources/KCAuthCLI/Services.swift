@@ -17,7 +17,7 @@ public struct Services: Sendable {
         var adapters = Adapters.system(environment: environment,
                                        onUnlockPrompt: { console.err(UnlockPromptLine.text($0) + "\n") },
                                        pages: LandingPageWords(),
-                                       reminderBody: { "Run " + LoginHint.login(profile: $0) + " in a terminal." },
+                                       reminderBody: { "Run \(LoginHint.login(profile: $0)) in a terminal." },
                                        presentError: ErrorPresenter.line, storeNotice: StoreWords.notice)
         adapters.warn = { console.err("warning: " + $0 + "\n") }
         adapters.unknownConfigKeys = { console.err(ConfigWords.warning(path: $0, $1)) }

@@ -183,6 +183,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         case fixSavedIssuer
         /// A browser command names no program: an example of one.
         case exampleBrowserCommand
+        /// A directory's profile file names a profile the configuration lacks: sign in to create
+        /// it, or change the file.
+        case createProfileOrChangeFile(profile: String, file: String)
     }
 
     public enum Problem: Sendable, Equatable {

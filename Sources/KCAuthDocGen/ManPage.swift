@@ -19,7 +19,7 @@ public enum ManPage {
 
         """
         // The helper names too: `man git-credential-kcauth` and whatis(1) find this page.
-        let names = (["kcauth"] + ProgramName.helpers.map(\.program)).joined(separator: ", ")
+        let names = (["kcauth"] + CredentialHelper.all.map(\.program)).joined(separator: ", ")
         out += section("NAME", [.text(names + " - " + ManPageText.name)])
         out += synopsis()
         out += section("DESCRIPTION", ManPageText.description)
@@ -73,7 +73,7 @@ public enum ManPage {
         var out = ".SH SYNOPSIS\n"
         let lines = [Roff.bold("kcauth") + " {" + Roff.bold("--help") + " | " + Roff.bold("--version") + "}"]
             + CommandTable.commands.map { usageLine($0) }
-            + ProgramName.helpers.compactMap { helper in CommandTable.commands.first { $0.name == helper.command }.map { helperLine(helper.program, $0) } }
+            + CredentialHelper.all.compactMap { helper in CommandTable.command(named: helper.command).map { helperLine(helper.program, $0) } }
         out += lines.joined(separator: "\n.br\n") + "\n"
         return out
     }

@@ -1,3 +1,4 @@
+import KCAuthContract
 import KCAuthCore
 
 /// The parts of the man page that are not in the command table: what kcauth is, its files,
@@ -199,10 +200,10 @@ enum ManPageText {
         status 1 before COMMAND starts. The directory is removed when COMMAND ends, or by the \
         next `exec --keep-fresh` if kcauth was killed.
         """),
-        .item("`PREFIX/bin/git-credential-kcauth`, `PREFIX/bin/docker-credential-kcauth`", """
+        .item(CredentialHelper.all.map { "`PREFIX/bin/\($0.program)`" }.joined(separator: ", "), """
         Symbolic links to kcauth under the names git and docker run credential helpers by \
         (`credential.helper = kcauth`, `"credHelpers": {"REGISTRY": "kcauth"}`): run under \
-        them, kcauth is `kcauth git-credential` and `kcauth docker-credential`.
+        them, kcauth is \(CredentialHelper.all.map { "`kcauth \($0.command)`" }.joined(separator: " and ")).
         """),
         .item("`PREFIX/libexec/kcauth/kcauth-full` (Debian: `/usr/libexec/kcauth/kcauth-full`)", """
         The full program. `kcauth` itself is a small static program that answers a warm-cache \

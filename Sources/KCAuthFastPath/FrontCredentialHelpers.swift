@@ -7,20 +7,17 @@ import KCAuthContract
 /// rule of ``CredentialTransport``, the cache decision of ``FastTokenPath/cachedToken``. Anything
 /// else — no answer, an error, another action — is the full program's to say (nil).
 enum FrontCredentialHelpers {
-    enum Kind { case git, docker }
-
     struct Request: Equatable {
-        var kind: Kind
+        /// The wire protocol of the helper's row (``CredentialHelper``): all the front needs to
+        /// read the request and answer it.
+        var wire: CredentialHelper.Wire
         var profileFlag: String?
 
-        /// `git-credential get` / `docker-credential get`, with at most one `--profile NAME`.
+        /// A helper's command (``CredentialHelper``) with an action the front answers warm
+        /// (`git-credential get`), and at most one `--profile NAME`.
         init?(_ arguments: [String]) {
-            guard let first = arguments.first else { return nil }
-            switch first {
-            case "git-credential": kind = .git
-            case "docker-credential": kind = .docker
-            default: return nil
-            }
+            guard let first = arguments.first, let helper = CredentialHelper.named(command: first) else { return nil }
+            wire = helper.wire
             var action: String?
             var i = 1
             while i < arguments.count {
@@ -42,7 +39,7 @@ enum FrontCredentialHelpers {
                 }
                 i += 1
             }
-            guard action == "get" else { return nil }
+            guard let action, helper.servesWarm(action) else { return nil }
         }
     }
 
@@ -97,20 +94,10 @@ enum FrontCredentialHelpers {
               let name = HelperRule.profile(for: host, picked: picked, profiles: profiles.map { ($0.name, $0.hosts) }),
               let cached = FastTokenPath.cachedToken(profileFlag: name, environment: environment, read: read, mark: mark, now: now,
                                                      minValid: HelperRule.minValid)?.record,
-              let expiresAt = cached.expiresAt, isLineSafe(cached.accessToken) else { return nil }
+              let expiresAt = cached.expiresAt, GitCredentialLines.isLineSafe(cached.accessToken) else { return nil }
         let sent = field("username").flatMap { $0.isEmpty ? nil : $0 }
         let username = sent ?? profiles.first { $0.name == name }?.username ?? HelperRule.defaultUsername
-        var lines = authtype
-            ? ["capability[]=authtype", "authtype=Bearer", "credential=" + cached.accessToken, "ephemeral=1"]
-            : ["username=" + username, "password=" + cached.accessToken]
-        lines.append("password_expiry_utc=" + Timestamp.decimal(Int64(expiresAt)))
-        // Each line and its newline appended: `joined(separator:)` runs unspecialised in the standard
-        // library, whose associated-type lookup scans every protocol conformance record of the
-        // binary (60,000 instructions, ≈1,400 sections touched; docs/performance.md §4).
-        var out = ""
-        var i = 0
-        while i < lines.count { out += lines[i]; out += "\n"; i += 1 }
-        return out
+        return GitCredentialLines.answer(username: username, token: cached.accessToken, expiresAt: Int64(expiresAt), bearer: authtype)
     }
 
     /// The answer for docker's `get` with the registry on stdin (`input`), or nil. `profiles`
@@ -139,13 +126,14 @@ enum FrontCredentialHelpers {
                                                      minValid: HelperRule.minValid)?.record else { return nil }
         let username = profiles.first { $0.name == name }?.username ?? HelperRule.defaultUsername
         guard let quoted = FastTokenOutput.quoted([serverURL, username, cached.accessToken]) else { return nil }
-        return "{\"ServerURL\":" + quoted[0] + ",\"Username\":" + quoted[1] + ",\"Secret\":" + quoted[2] + "}\n"
+        return DockerCredentialJSON.getAnswer(quotedServerURL: quoted[0], quotedUsername: quoted[1], quotedSecret: quoted[2])
     }
 
     enum Pick: Equatable {
         /// The profile picked (nil: none; the `hosts` settings choose).
         case decided(String?)
-        /// The full program would say something first (a directory file it ignores).
+        /// The full program would say something first: a directory file it ignores, or one
+        /// naming a profile the configuration lacks (which stops the command).
         case handOff
     }
 
@@ -162,7 +150,4 @@ enum FrontCredentialHelpers {
         }
     }
 
-    static func isLineSafe(_ value: String) -> Bool {
-        !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-    }
 }

@@ -8,15 +8,15 @@ import KCAuthContract
 /// `kcauth exec`, each only with a warm token and inputs the full program accepts. Everything else
 /// returns and the caller execs the full program, with standard input as it was.
 public enum FrontDispatch {
-    /// The arguments as the full program sees them: `git-credential-kcauth get` is
-    /// `kcauth git-credential get` (ProgramName in the full program); nil for another name.
+    /// The arguments as the full program sees them: under a helper's program name, that
+    /// helper's command first (`git-credential-kcauth get` is `kcauth git-credential get`, as
+    /// ProgramName has it in the full program; both read ``CredentialHelper``); nil for a name
+    /// that is neither kcauth nor a helper's. A plain `kcauth` does not look at the table.
     public static func arguments(argv0: String, _ rest: [String]) -> [String]? {
-        switch baseName(argv0) {
-        case "kcauth": return rest
-        case "git-credential-kcauth": return ["git-credential"] + rest
-        case "docker-credential-kcauth": return ["docker-credential"] + rest
-        default: return nil
-        }
+        let name = baseName(argv0)
+        if name == "kcauth" { return rest }
+        guard let helper = CredentialHelper.named(program: name) else { return nil }
+        return [helper.command] + rest
     }
 
     /// ``serve(argv0:arguments:)`` with the process's argv, each argument decoded as
@@ -66,11 +66,9 @@ public enum FrontDispatch {
         case "exec":
             FrontExec.serve(arguments: arguments)   // returns only when it did not start the command
             return nil
-        case "git-credential", "docker-credential":
+        default:
             guard let request = FrontCredentialHelpers.Request(arguments) else { return nil }
             return serveHelper(request)
-        default:
-            return nil
         }
     }
 
@@ -79,9 +77,10 @@ public enum FrontDispatch {
         let mark: SessionMark.Lookup = { SessionMark.read(profile: $0, binding: $1) }
         let answer: String?
         let input: (bytes: [UInt8], overLimit: Bool)
-        switch request.kind {
+        let wire = request.wire
+        switch wire {
         case .git:
-            input = StandardInputReader.read(limit: 256 * 1024, stopAtBlankLine: true)
+            input = StandardInputReader.read(limit: wire.inputLimit, stopAtBlankLine: wire.endsAtBlankLine)
             answer = input.overLimit ? nil
                 : FrontCredentialHelpers.git(request, input: input.bytes, environment: environment, read: read, mark: mark, now: FrontInputs.now(),
                                              directoryProfile: FrontInputs.directoryProfile)
@@ -89,7 +88,7 @@ public enum FrontDispatch {
             // The full program reads the configuration before stdin: a file it refuses is
             // refused before anything is read.
             guard let profiles = FrontCredentialHelpers.profiles(environment, read: read) else { return nil }
-            input = StandardInputReader.read(limit: 64 * 1024, stopAtBlankLine: false)
+            input = StandardInputReader.read(limit: wire.inputLimit, stopAtBlankLine: wire.endsAtBlankLine)
             answer = input.overLimit ? nil
                 : FrontCredentialHelpers.docker(request, input: input.bytes, profiles: profiles, environment: environment,
                                                 read: read, mark: mark, now: FrontInputs.now(), directoryProfile: FrontInputs.directoryProfile)

@@ -25,7 +25,8 @@ def test_a_profile_before_the_command_is_the_commands_profile(provider, keyring,
     (["--profile", "work", "use"], "error: `kcauth use` takes no --profile; did you mean 'kcauth use work'?\n"),
     (["use", "--profile", "work"], "error: `kcauth use` takes no --profile; did you mean 'kcauth use work'?\n"),
     (["setup-client", "--profile", "work"],
-     "error: `kcauth setup-client` takes no --profile: it uses no profile; to make 'work' the default profile, run `kcauth use work`\n"),
+     "error: `kcauth setup-client` takes no --profile: it uses no profile; "
+     "usage: `kcauth setup-client --server URL --realm NAME --client-id ID [flags]`\n"),
 ])
 def test_a_mistake_gets_a_correction_and_changes_nothing(provider, keyring, kcauth, args, stderr):
     r = kcauth("--profile", "work", "login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "30")

@@ -1,10 +1,13 @@
 """When the Secret Service cannot be used, kcauth says why, exits 5 quickly, and stores nothing
 anywhere else (there is no silent plaintext fallback)."""
 
+import os
+import subprocess
+
 import pytest
 
 from keyring import KeyringSession, build_keyring_fixture, no_bus_env, missing_socket_env
-from kcauth import Kcauth
+from kcauth import BINARY, FULL_BINARY, Kcauth
 
 
 def assert_no_files_written(kc):
@@ -30,6 +33,28 @@ def test_login_on_a_bus_without_secret_service_exits_5_fast(provider, tmp_path):
         r = kc("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--no-browser")
     assert r.returncode == 5 and r.seconds < 2, r
     assert "Secret Service" in r.stderr
+
+
+@pytest.mark.parametrize("program", [BINARY, FULL_BINARY], ids=["front", "full"])
+def test_without_a_secret_service_the_error_is_one_short_line_with_both_ways_out(provider, tmp_path, program):
+    """The line fits a terminal's scrollback at a glance (at most 240 characters) and still says
+    both ways out: a keyring daemon, or a store that needs none (encrypted or file)."""
+    with KeyringSession.bare_bus(tmp_path) as bare:
+        kc = Kcauth(tmp_path, bare.env)
+        kc.config_file.parent.mkdir(parents=True)
+        # A profile name of its own: the sign-in lock is per user, shared with whatever else runs.
+        profile = f"no-secret-service-{os.getpid()}"
+        kc.config_file.write_text(f"[{profile}]\nissuer = {provider.issuer}\nclient_id = kcauth\n")
+        for argv in (["token"], ["whoami"], ["login", "--no-browser"]):
+            r = subprocess.run(["kcauth", *argv, "--profile", profile], executable=str(program), env=kc.env, capture_output=True,
+                               text=True, timeout=30, stdin=subprocess.DEVNULL)
+            assert r.returncode == 5 and r.stdout == "", (argv, r)
+            lines = r.stderr.splitlines()
+            assert len(lines) == 1 and len(lines[0]) <= 240, (argv, len(lines[0]), lines)
+            line = lines[0]
+            assert line.startswith("error: no Secret Service on the D-Bus session bus; "), line
+            assert "start a keyring daemon" in line and "gnome-keyring-daemon" in line, line
+            assert "`kcauth login --storage encrypted`" in line and "`--storage file`" in line, line
 
 
 @pytest.fixture(scope="module")

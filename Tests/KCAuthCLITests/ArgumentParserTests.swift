@@ -66,14 +66,17 @@ import KCAuthTestSupport
         (["setup-client", "kc"], "unexpected argument 'kc' for `kcauth setup-client`", "see `kcauth setup-client --help`"),
         // Global options: only for a command that takes them, and never without a command.
         (["--profile", "kc", "use"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
+        // A command that uses no profile says what it takes, not another command (`setup-client`
+        // prints a client from its own options).
         (["--profile", "kc", "setup-client"], "`kcauth setup-client` takes no --profile: it uses no profile",
-         "to make 'kc' the default profile, run `kcauth use kc`"),
-        (["--profile", "kc", "help"], "`kcauth help` takes no --profile: it uses no profile", "to make 'kc' the default profile, run `kcauth use kc`"),
+         "usage: `kcauth setup-client --server URL --realm NAME --client-id ID [flags]`"),
+        (["--profile", "kc", "help"], "`kcauth help` takes no --profile: it uses no profile", "usage: `kcauth help [<command>]`"),
+        (["lock", "--profile", "kc"], "`kcauth lock` takes no --profile: it uses no profile", "usage: `kcauth lock`"),
         // The same after the command: a person who writes it means to pick that profile.
         (["use", "--profile", "kc"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
         (["use", "--profile=kc"], "`kcauth use` takes no --profile", "did you mean 'kcauth use kc'?"),
         (["setup-client", "--profile", "kc"], "`kcauth setup-client` takes no --profile: it uses no profile",
-         "to make 'kc' the default profile, run `kcauth use kc`"),
+         "usage: `kcauth setup-client --server URL --realm NAME --client-id ID [flags]`"),
         (["--profile", "kc"], "a command must follow --profile kc", "see `kcauth help`"),
         (["--profile"], "option --profile needs a value (NAME)", nil),
         (["--profle", "kc", "token"], "unknown option '--profle'", "did you mean '--profile'?"),
@@ -84,9 +87,9 @@ import KCAuthTestSupport
         (["-p", "kc", "token"], "unknown option '-p'", "did you mean '--profile'?"),
         (["-x"], "unknown option '-x'", "see `kcauth help`"),
         (["--frobnicate"], "unknown option '--frobnicate'", "see `kcauth help`"),
-        (["--issuer", "https://x", "login"], "option '--issuer' goes after the command name", "for example `kcauth login --issuer`"),
-        (["-o", "json", "whoami"], "option '-o' goes after the command name", "for example `kcauth whoami -o`"),
-        (["--min-valid", "30"], "option '--min-valid' goes after the command name", "for example `kcauth token --min-valid`"),
+        (["--issuer", "https://x", "login"], "option '--issuer' goes after the command name", "for example `kcauth login --issuer https://x`"),
+        (["-o", "json", "whoami"], "option '-o' goes after the command name", "for example `kcauth whoami --output json`"),
+        (["--min-valid", "30"], "option '--min-valid' goes after the command name", "for example `kcauth token --min-valid 30`"),
     ] as [([String], String, String?)])
     func rejects(args: [String], message: String, hint: String?) {
         #expect {

@@ -31,7 +31,7 @@ import KCAuthTestSupport
         #expect(RemedyWords.text(.checkHostName(host: "h")) == "check the host name in the issuer URL and the DNS")
         #expect(RemedyWords.text(.signInWithPAR([.auto, .never])) == "sign in with `--par auto` or `--par never`")
         #expect(RemedyWords.text(.signInWithPAR([.auto])) == "sign in with `--par auto`")
-        #expect(RemedyWords.text(.signInWithoutDPoP) == "sign in without DPoP (`kcauth login --dpop no`)")
+        #expect(RemedyWords.text(.signInWithoutDPoP) == "sign in without DPoP (`kcauth login --dpop-mode no`)")
         #expect(RemedyWords.text(.unlockStore)
                 == "run `kcauth unlock` (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
         #expect(RemedyWords.text(.createEncryptedStore) == "create it with `kcauth login --storage encrypted`")

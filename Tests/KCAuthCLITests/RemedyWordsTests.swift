@@ -23,7 +23,8 @@ import KCAuthCore
         #expect(ErrorPresenter.line(locked).hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))
         #expect(ErrorPresenter.line(locked).contains("gnome-keyring-daemon --replace --unlock"))
         for remedy in [KCAuthError.Remedy.startKeyring, .createKeyringCollection, .installKeyring, .unlockKeyringOrChooseStore] {
-            #expect(RemedyWords.text(remedy).hasSuffix("`--storage memory` (nothing kept)"), "kcauth never falls back to a file by itself: it says so")
+            #expect(RemedyWords.text(remedy).hasSuffix(", or use a store that needs none: `kcauth login --storage encrypted` or `--storage file`"),
+                    "kcauth never falls back to a file by itself: it names the stores that need no keyring")
         }
         #expect(RemedyWords.text(.openAddressYourself(fixCommand: true)).contains("--browser-command"))
         #expect(RemedyWords.text(.openAddressYourself(fixCommand: false)).contains("$BROWSER"))

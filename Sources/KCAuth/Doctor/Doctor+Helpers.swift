@@ -23,7 +23,8 @@ extension Doctor {
         guard !parts.isEmpty else {
             return .pass(id, title, "no profile lists hosts: the helpers give no server a token")
         }
-        let picked = HelperProfiles.picked(context, option: nil).map { "; only '\($0)' answers (picked here)" } ?? ""
+        // A directory file naming a missing profile fails the configuration check already.
+        let picked = ((try? HelperProfiles.picked(context, option: nil)) ?? nil).map { "; only '\($0)' answers (picked here)" } ?? ""
         return .pass(id, title, parts.joined(separator: "; ") + picked)
     }
 }

@@ -56,20 +56,22 @@ public struct Doctor: Sendable {
         let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
         let settings = resolved.map { [DoctorCheck.pass("settings", "settings", describeSettings($0))] } ?? []
         let caFile = (resolved?.caFile?.value).map { [host.caFile($0)] } ?? []
-        let checks = storage + [configCheck(profile: profile)] + settings + caFile + [helpersCheck()]
+        let checks = storage + [configCheck(profile: profile, resolveError: resolveError)] + settings + caFile + [helpersCheck()]
             + [host.runtimeDirectory(), host.browser()]
             + provider.run(issuer: resolved?.issuer?.value, profile: profile, dpop: resolved?.dpop.value ?? .no,
                            par: resolved?.par.value ?? .auto)
         return Report(profile: profile, checks: checks)
     }
 
-    /// The configuration file: readable, and the profile's part of it valid.
-    func configCheck(profile: String) -> DoctorCheck {
+    /// The configuration file: readable, and the profile's part of it valid; and a directory's
+    /// profile file that names a profile it lacks (which stops every other command).
+    func configCheck(profile: String, resolveError: KCAuthError?) -> DoctorCheck {
         let (id, title) = ("config", "configuration")
         let path = context.settings.path
         do {
             let doc = try context.config()
             _ = try ProfileSettings(doc, profile: profile, path: path)
+            if let resolveError, case .createProfileOrChangeFile? = resolveError.remedy { return .fail(id, title, resolveError) }
             let unknown = doc.unknownKeys()
             if !unknown.isEmpty {
                 // Never used, so never harmful, but a setting that was meant is not in effect.

@@ -6,9 +6,8 @@ import KCAuthCore
 /// the registry, `list` names the registries of the profiles, `store` keeps nothing and `erase`
 /// forgets only the runtime copy of the token.
 public struct DockerCredential: Sendable {
-    public enum Action: String, Sendable {
-        case get, list, store, erase
-    }
+    /// A helper action; docker's are those of its row (``CredentialHelper/docker``).
+    public typealias Action = CredentialHelper.Action
 
     /// What the helper answers.
     public enum Answer: Sendable {
@@ -38,9 +37,6 @@ public struct DockerCredential: Sendable {
         case notForwarded(host: CredentialHost)
     }
 
-    /// docker writes no more than a server URL.
-    public static let maxInput = 64 * 1024
-
     let helper: HelperContext
 
     init(_ helper: HelperContext) { self.helper = helper }
@@ -54,7 +50,7 @@ public struct DockerCredential: Sendable {
             return .nothing
         }
         let profiles = try helper.profiles()
-        let picked = helper.picked
+        let picked = try helper.picked
         if action == .list {
             var entries: [(server: String, username: String)] = []
             for (name, settings) in profiles.candidates(picked: picked) {
@@ -95,7 +91,7 @@ public struct DockerCredential: Sendable {
                   CredentialTransport.allowsToken(scheme: DockerCredentialWire.scheme(ofServerURL: serverURL), host: host.host) else {
                 return .notFound(.notForForwarding(serverURL))
             }
-            guard let answer = try forwarded(helper.picked, host) else {
+            guard let answer = try forwarded(try helper.picked, host) else {
                 return .notFound(.notForwarded(host: host))
             }
             return .found(serverURL: serverURL, username: answer.username ?? IntegrationSettings.defaultUsername, secret: answer.token.accessToken)
@@ -111,7 +107,7 @@ public struct DockerCredential: Sendable {
     }
 
     private func readInput() throws -> String {
-        try helper.input(limit: Self.maxInput, stopAtBlankLine: false)
+        try helper.input(CredentialHelper.docker.wire)
     }
 }
 

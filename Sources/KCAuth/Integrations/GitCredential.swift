@@ -5,10 +5,9 @@ import KCAuthCore
 /// input, the profile whose `hosts` lists the server, and the answer with its access token —
 /// or nothing, and git asks its next helper.
 public struct GitCredential: Sendable {
-    /// git's actions; git may grow new ones, which a helper ignores (the caller does not ask).
-    public enum Action: String, Sendable {
-        case get, store, erase
-    }
+    /// A helper action; git's are those of its row (``CredentialHelper/git``), and git may grow
+    /// new ones, which a helper ignores (the caller does not ask).
+    public typealias Action = CredentialHelper.Action
 
     let helper: HelperContext
 
@@ -17,8 +16,9 @@ public struct GitCredential: Sendable {
     /// Reads git's request from standard input and answers it; nil: no answer (a server that
     /// gets no token, `store`, `erase`).
     public func run(_ action: Action) throws -> GitCredentialAnswer? {
-        let text = try helper.input(limit: GitCredentialRequest.maxInput, stopAtBlankLine: true)
-        guard action != .store else { return nil }  // the session is kept by a sign-in, not by git
+        let text = try helper.input(CredentialHelper.git.wire)
+        // `store`: the session is kept by a sign-in, not by git; `list` is not git's.
+        guard action == .get || action == .erase else { return nil }
         let request = try GitCredentialRequest(parsing: text)
         guard request.isSafeTransport, let host = request.host else { return nil }
         return try answer(host: host, action: action, request: request)
@@ -28,7 +28,7 @@ public struct GitCredential: Sendable {
     public func answer(host: CredentialHost, action: Action, request: GitCredentialRequest) throws -> GitCredentialAnswer? {
         if let forwarded = helper.forwarded { return try answerForwarded(host: host, action: action, request: request, forwarded) }
         let profiles = try helper.profiles()
-        let picked = helper.picked
+        let picked = try helper.picked
         // A picked profile the file lacks (a typo in the helper line or KCAUTH_PROFILE) answers
         // no server: git would only ask for a password, so the person is told why (stdout stays
         // git's: empty).
@@ -63,7 +63,7 @@ public struct GitCredential: Sendable {
     /// forget here (nothing is stored on this host).
     private func answerForwarded(host: CredentialHost, action: Action, request: GitCredentialRequest,
                                  _ forwarded: ForwardedHelperToken.Source) throws -> GitCredentialAnswer? {
-        guard action == .get, let answer = try forwarded(helper.picked, host) else { return nil }
+        guard action == .get, let answer = try forwarded(try helper.picked, host) else { return nil }
         let username = request.username.flatMap { $0.isEmpty ? nil : $0 } ?? answer.username ?? IntegrationSettings.defaultUsername
         guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken) else {
             throw KCAuthError(.invalidResponse, "the forwarded answer cannot go into git's credential protocol")

@@ -9,13 +9,21 @@ struct HelperContext: Sendable {
     let option: String?
     let forwarded: ForwardedHelperToken.Source?
 
-    /// The picked profile (``HelperProfiles/picked(_:option:)``).
-    var picked: String? { HelperProfiles.picked(context, option: option) }
+    /// The picked profile (``HelperProfiles/picked(_:option:)``). Over a forwarded session the
+    /// laptop's profiles are not this host's configuration to check a directory's file against:
+    /// a name this host lacks picks nothing, and the laptop's `hosts` settings choose.
+    var picked: String? {
+        get throws {
+            guard forwarded != nil else { return try HelperProfiles.picked(context, option: option) }
+            return (try? HelperProfiles.picked(context, option: option)) ?? nil
+        }
+    }
 
     func profiles() throws -> HelperProfiles { try HelperProfiles(context) }
 
-    func input(limit: Int, stopAtBlankLine: Bool) throws -> String {
-        try context.adapters.standardInput.read(limit: limit, stopAtBlankLine: stopAtBlankLine)
+    /// Standard input as the tool's wire protocol sends it (its limit, its end).
+    func input(_ wire: CredentialHelper.Wire) throws -> String {
+        try context.adapters.standardInput.read(limit: wire.inputLimit, stopAtBlankLine: wire.endsAtBlankLine)
     }
 
     /// A token valid for the helpers' minimum (``HelperRule``) of the profile `name`.

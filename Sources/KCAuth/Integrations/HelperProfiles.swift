@@ -19,11 +19,12 @@ public struct HelperProfiles: Sendable {
     /// The profile the person picked: `option` (the helper's command line), else
     /// `$KCAUTH_PROFILE`, else the directory's `.kcauth-profile` (as for every other command);
     /// nil when none is set, and then the `hosts` settings choose.
-    public static func picked(_ context: KCAuthContext, option: String?) -> String? {
+    public static func picked(_ context: KCAuthContext, option: String?) throws -> String? {
         if let option { return option }
         if let variable = context.environment["KCAUTH_PROFILE"], !variable.isEmpty { return variable }
-        // git and docker run the helper in the repository: its `.kcauth-profile` narrows too.
-        return context.directoryProfile()?.name
+        // git and docker run the helper in the repository: its `.kcauth-profile` narrows too
+        // (and one naming a profile the configuration lacks stops the helper).
+        return try context.directoryProfile()?.name
     }
 
     /// The profile whose token `host` may have: the picked one if its `hosts` lists the host,

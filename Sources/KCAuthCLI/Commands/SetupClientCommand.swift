@@ -28,7 +28,8 @@ enum SetupClientCommand: Command {
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         for option in [server, realm, clientID] { try command.value(option).map { try InputText.check($0, from: "--" + option.long) } }
         guard let clientID = command.value(clientID) else {
-            throw KCAuthError(.usage, "setup-client needs --client-id ID", hint: "the id users will pass to `kcauth login --client-id`")
+            throw KCAuthError(.usage, "setup-client needs --client-id ID",
+                              hint: "the id users will pass to \(QuotedCommand(LoginCommand.spec).withPlaceholder(SettingsOptions.clientID).quoted)")
         }
         let template = try KeycloakClientTemplate(clientID: clientID)
         let format = command.value(output)
@@ -50,7 +51,7 @@ enum SetupClientCommand: Command {
             # The same with kcadm.sh:
             \(script)
             # Then sign in with:
-            #   kcauth login --issuer \(issuer) --client-id \(Shell.quote(clientID))
+            #   \(QuotedCommand(LoginCommand.spec).with(SettingsOptions.issuer, issuer).with(SettingsOptions.clientID, Shell.quote(clientID)))
 
             """)
     }

@@ -18,7 +18,7 @@ enum UseCommand: Command {
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
         guard let name = command.positionals.first else {
-            throw KCAuthError(.usage, "`kcauth use` needs a profile name", hint: "see `kcauth profiles --names`")
+            throw KCAuthError(.usage, "`kcauth use` needs a profile name", hint: "see \(QuotedCommand(ProfilesCommand.spec).with(ProfilesCommand.names).quoted)")
         }
         try services.context.use().run(name)
         let row = SettingsCatalogue.profile

@@ -97,7 +97,7 @@ extension Completions {
     static func fishArguments(_ values: CompletionValues) -> String? {
         switch values {
         case .nothing: return nil
-        case .choices(let list): return "-a " + fishQuoted(list.joined(separator: " "))
+        case .choices(let list), .offered(let list): return "-a " + fishQuoted(list.joined(separator: " "))
         case .profiles: return "-a '(__kcauth_profiles)'"
         case .commands: return "-a " + fishQuoted(commandNames.joined(separator: " "))
         case .files: return "-F"

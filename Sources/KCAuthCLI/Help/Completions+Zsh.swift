@@ -81,7 +81,7 @@ extension Completions {
     static func zshAction(_ values: CompletionValues) -> String {
         switch values {
         case .nothing: return " "
-        case .choices(let list): return "(" + list.joined(separator: " ") + ")"
+        case .choices(let list), .offered(let list): return "(" + list.joined(separator: " ") + ")"
         case .profiles: return "_kcauth_profiles"
         case .commands: return "_kcauth_commands"
         case .files: return "_files"

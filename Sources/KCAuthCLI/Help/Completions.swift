@@ -164,7 +164,7 @@ extension Completions {
     static func bashAction(_ values: CompletionValues) -> String? {
         switch values {
         case .nothing: return nil
-        case .choices(let list): return "_kcauth_reply " + singleQuoted(list.joined(separator: " "))
+        case .choices(let list), .offered(let list): return "_kcauth_reply " + singleQuoted(list.joined(separator: " "))
         case .profiles: return "_kcauth_reply \"$(_kcauth_profiles)\""
         case .commands: return "_kcauth_reply " + singleQuoted(commandNames.joined(separator: " "))
         case .files: return "_kcauth_files"

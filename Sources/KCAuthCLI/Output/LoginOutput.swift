@@ -66,7 +66,7 @@ struct LoginOutput: Sendable {
             case .providerDidNotBind?:
                 console.err("Note: the provider issued Bearer tokens although kcauth sent a DPoP proof: it did not bind the session to kcauth's key (check the client's DPoP settings). The session works as a Bearer one.\n")
             case .accessTokenBound?:
-                console.err("Note: the provider bound the access token to kcauth's key (token type DPoP): tools that know only Bearer tokens (kubectl, git) cannot use it; kcauth token -o header --dpop-url URL gives a proof.\n")
+                console.err("Note: the provider bound the access token to kcauth's key (token type DPoP): tools that know only Bearer tokens (kubectl, git) cannot use it; \(QuotedCommand(TokenCommand.spec).with(TokenOutput.option, TokenOutput.header.rawValue).withPlaceholder(DPoPTokenOutput.url)) gives a proof.\n")
             case nil:
                 break
             }

@@ -44,7 +44,8 @@ enum StatusOutput {
     static func fix(_ e: Status.Entry) -> String? {
         switch e.fix {
         case .signIn(let needsSettings)?:
-            return LoginHint.login(profile: e.profile) + (needsSettings ? " --issuer URL --client-id ID" : "")
+            let login = LoginHint.login(profile: e.profile)
+            return (needsSettings ? login.withPlaceholder(SettingsOptions.issuer).withPlaceholder(SettingsOptions.clientID) : login).description
         case .storage(let error)?:
             return LoginHint.hint(for: error)
         case nil:

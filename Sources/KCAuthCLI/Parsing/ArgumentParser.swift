@@ -117,16 +117,17 @@ public enum ArgumentParser {
         return "--profile \(word)"
     }
 
-    /// `kcauth use --profile kc`, `kcauth setup-client --profile kc`: a command that works on
-    /// no profile, given one. The person most likely means to pick that profile, which is
-    /// `kcauth use NAME` (or NAME as the argument of a command that takes a profile's name).
+    /// A command that takes no --profile, given one. One that takes a profile's name as its
+    /// argument (`kcauth use --profile kc`) is most likely meant with that name; any other uses
+    /// no profile at all (`setup-client` prints a client from its own options), and the answer
+    /// is what that command takes: its usage, not another command.
     static func noProfile(_ spec: CommandSpec, value: String) -> KCAuthError {
         let shown = ProfileName.isValid(value) ? value : Shell.quote(value)
         if spec.arguments == .profiles {
             return usage("`kcauth \(spec.name)` takes no --profile", suggestion: "kcauth \(spec.name) \(shown)")
         }
-        return usage("`kcauth \(spec.name)` takes no --profile: it uses no profile",
-                     or: "to make '\(Sanitize.oneLine(value, limit: 64))' the default profile, run `kcauth use \(shown)`")
+        let line = (["kcauth", spec.name] + (spec.usage.isEmpty ? [] : [spec.usage])).joined(separator: " ")
+        return usage("`kcauth \(spec.name)` takes no --profile: it uses no profile", or: "usage: `\(line)`")
     }
 
     static func usage(_ message: String, suggestion: String? = nil, or fallback: String? = nil) -> KCAuthError {

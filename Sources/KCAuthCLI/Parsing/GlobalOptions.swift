@@ -70,8 +70,20 @@ struct GlobalOptions: Sendable, Equatable {
         if let first = owners.first {
             let following = rest.lazy.compactMap(CommandTable.command(named:)).first
             let owner = following.flatMap { f in owners.contains { $0.name == f.name } ? f : nil } ?? first
-            return KCAuthError(.usage, "option '\(shown)' goes after the command name",
-                               hint: "for example `kcauth \(owner.name) \(shown)`")
+            // The example is the command as it parses: the option by its long name, with the
+            // value given (when it is one the option takes), else the option's placeholder.
+            var example = QuotedCommand(owner)
+            if let option = owner.options.first(where: { o in name.map { $0 == o.long } ?? (o.short == arg.dropFirst().first) }) {
+                if !option.takesValue {
+                    example = example.with(option)
+                } else if let given = arg.contains("=") ? String(arg.drop { $0 != "=" }.dropFirst()) : rest.first,
+                          !given.isEmpty, !given.hasPrefix("-"), option.choices?.contains(given) ?? true {
+                    example = example.with(option, given)
+                } else {
+                    example = option.choices.map { example.with(option, $0[0]) } ?? example.withPlaceholder(option)
+                }
+            }
+            return KCAuthError(.usage, "option '\(shown)' goes after the command name", hint: "for example \(example.quoted)")
         }
         let spellings = CommandTable.topLevelOptions.map { "--" + $0.long }
         return ArgumentParser.usage("unknown option '\(shown)'", suggestion: name == nil ? initial(of: shown) : Suggest.closest(to: shown, in: spellings),

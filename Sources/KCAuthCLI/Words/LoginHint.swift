@@ -4,11 +4,11 @@ import KCAuthCore
 /// spelled for copy and paste.
 enum LoginHint {
     static func command(profile: String) -> String {
-        "run `\(login(profile: profile))`"
+        "run " + login(profile: profile).quoted
     }
 
-    static func login(profile: String) -> String {
-        profile == ProfileName.defaultName ? "kcauth login" : "kcauth login --profile \(profile)"
+    static func login(profile: String) -> QuotedCommand {
+        QuotedCommand(LoginCommand.spec).profile(profile)
     }
 
     /// The hint an error carries, else its remedy in words.

@@ -8,33 +8,36 @@ enum RemedyWords {
         case .signIn(let profile): return LoginHint.command(profile: profile)
         case .signInAgain(let profile): return LoginHint.command(profile: profile) + " again"
         // MARK: integrations
-        case .addEntryByHand: return "add the entry printed by `kcauth kubeconfig` by hand"
+        case .addEntryByHand: return "add the entry printed by \(QuotedCommand(KubeconfigCommand.spec).quoted) by hand"
         case .addClusterFirst: return "add it first (`kubectl config set-cluster NAME --server URL`), or leave out --cluster to merge the user alone"
         // MARK: doctor, stores, ssh
         case .checkCA(_, let caFile?): return "check that \(caFile) holds the CA that issued it"
         case .checkCA(_, nil): return "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)"
         case .checkHostName: return "check the host name in the issuer URL and the DNS"
-        case .signInWithoutDPoP: return "sign in without DPoP (`kcauth login --dpop no`)"
-        case .signInWithPAR(let modes): return "sign in with " + modes.map { "`--par \($0.rawValue)`" }.joined(separator: " or ")
-        case .signInOnLaptop(let profile): return "sign in on the laptop (kcauth login --profile \(profile)); this connection can stay open"
-        case .reconnectForward(let variable): return "reconnect with `kcauth ssh`, or unset \(variable) to use this host's own sessions"
+        case .signInWithoutDPoP: return "sign in without DPoP (\(login.with(LoginSessionOptions.dpopMode, DPoPMode.no.rawValue).quoted))"
+        case .signInWithPAR(let modes): return "sign in with " + modes.map { par($0) }.joined(separator: " or ")
+        case .signInOnLaptop(let profile): return "sign in on the laptop (\(login.with(CommandTable.profile, profile))); this connection can stay open"
+        case .reconnectForward(let variable):
+            return "reconnect with \(QuotedCommand(SSHCommand.spec).quoted), or unset \(variable) to use this host's own sessions"
         case .installBrowserLauncher(wsl: true):
-            return "install wslu (wslview), or set $BROWSER or --browser-command; or paste the address back (`kcauth login --no-browser`)"
+            return "install wslu (wslview), or set $BROWSER or --browser-command; or paste the address back (\(login.with(LoginFlowOptions.noBrowser).quoted))"
         case .installBrowserLauncher(wsl: false):
-            return "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by `kcauth login --no-browser`"
+            return "install xdg-utils or set $BROWSER; over SSH, log in with the URL printed by \(login.with(LoginFlowOptions.noBrowser).quoted)"
         case .passphraseEachCommand: return "each command asks for the passphrase on a terminal, or reads --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
-        case .createEncryptedStore: return "create it with `kcauth login --storage encrypted`"
+        case .createEncryptedStore: return "create it with \(login.with(SettingsOptions.storage, StorageKind.encrypted.rawValue).quoted)"
         case .passphraseWithoutKernelKeyring:
             return "each command will ask for the passphrase on the terminal, or read --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
-        case .unlockStore: return "run `kcauth unlock` (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
+        case .unlockStore:
+            return "run \(QuotedCommand(UnlockCommand.spec).quoted) (once per boot, from any terminal), or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE"
         case .givePassphraseFile: return "give --passphrase-file PATH (or $KCAUTH_PASSPHRASE_FILE) with a file of mode 0600"
-        case .moveDamagedSessionAway: return "nothing was changed; move the file away and log in again (`kcauth login` asks before replacing it)"
-        case .relockStore: return "run `kcauth lock` to remove it, then `kcauth unlock`"
+        case .moveDamagedSessionAway: return "nothing was changed; move the file away and log in again (\(login.quoted) asks before replacing it)"
+        case .relockStore: return "run \(QuotedCommand(LockCommand.spec).quoted) to remove it, then \(QuotedCommand(UnlockCommand.spec).quoted)"
         case .readableCAFile: return "pass a readable PEM file to --ca-file"
-        case .retryOrCheckProvider: return "the provider is slow or stuck; try again, or check it with `kcauth doctor`"
+        case .retryOrCheckProvider: return "the provider is slow or stuck; try again, or check it with \(QuotedCommand(DoctorCommand.spec).quoted)"
         // MARK: the system's adapters
+        // One line of at most 240 characters with its message: both ways out, nothing more.
         case .startKeyring:
-            return "start one (a desktop session has gnome-keyring or KeePassXC; headless: `gnome-keyring-daemon --unlock`)" + chooseAStore
+            return "start a keyring daemon (headless: `gnome-keyring-daemon --unlock`)" + chooseAStore
         case .createKeyringCollection:
             return "create one: log in to a desktop session once, or pipe a new password into `gnome-keyring-daemon --replace --unlock`"
                 + chooseAStore
@@ -62,39 +65,52 @@ enum RemedyWords {
         case .giveClientID: return "pass --client-id ID (the public client registered at the provider)"
         case .loginWithSettings(let profile, let issuer, let clientID):
             var command = LoginHint.login(profile: profile)
-            if issuer { command += " --issuer https://sso.example.com/realms/REALM" }
-            if clientID { command += " --client-id CLIENT" }
-            return "run `\(command)`" + (issuer ? " (or --server URL --realm NAME instead of --issuer)" : "")
-        case .passSettings: return "pass the settings as flags: `kcauth login --help`"
-        case .noSuchProfile(let name): return "see `kcauth profiles`; `kcauth login --profile \(name)` creates it"
+            if issuer { command = command.with(SettingsOptions.issuer, "https://sso.example.com/realms/REALM") }
+            if clientID { command = command.with(SettingsOptions.clientID, "CLIENT") }
+            return "run \(command.quoted)" + (issuer ? " (or --server URL --realm NAME instead of --issuer)" : "")
+        case .passSettings: return "pass the settings as flags: \(login.with(CommandTable.help).quoted)"
+        case .noSuchProfile(let name):
+            return "see \(QuotedCommand(ProfilesCommand.spec).quoted); \(login.with(CommandTable.profile, name).quoted) creates it"
         // MARK: flows, settings, storage
         case .useFixedPort: return fixedPortAfterTimeout
-        case .useBrowserFlow: return "sign in with the browser flow: `kcauth login --browser`"
+        case .useBrowserFlow: return "sign in with the browser flow: \(login.with(LoginFlowOptions.browser).quoted)"
         case .useBrowserFlowOrEnableDevice(let clientID):
             return "the device flow is not enabled for client '\(clientID)': sign in with the browser flow "
-                + "(`kcauth login --browser`), or ask an admin to enable the device authorization grant for it"
-        case .signInAgainThenCheckClient: return "run `kcauth login` again; if it keeps failing, check the client's settings at the provider"
-        case .signInAgainThenCheckPrograms: return "run `kcauth login` again; if this repeats, check which programs run on this machine"
+                + "(\(login.with(LoginFlowOptions.browser).quoted)), or ask an admin to enable the device authorization grant for it"
+        case .signInAgainThenCheckClient: return "run \(login.quoted) again; if it keeps failing, check the client's settings at the provider"
+        case .signInAgainThenCheckPrograms: return "run \(login.quoted) again; if this repeats, check which programs run on this machine"
         case .pushAuthorizationRequests:
-            return "if the provider requires pushed authorization requests without saying so (Keycloak can), sign in with `--par always`"
+            return "if the provider requires pushed authorization requests without saying so (Keycloak can), sign in with \(par(.always))"
         case .checkClientOrSkipPushedAuthorization:
-            return "check the client's settings at the provider, or sign in without a pushed request (`--par never`)"
-        case .signInWithDPoP: return "sign in with `kcauth login --dpop` to use DPoP with this provider"
+            return "check the client's settings at the provider, or sign in without a pushed request (\(par(.never)))"
+        case .signInWithDPoP: return "sign in with \(login.with(LoginSessionOptions.dpop).quoted) to use DPoP with this provider"
         case .signInWithClientCredentials(let profile):
-            return "run `kcauth login --profile \(profile) --client-credentials` with the client's secret or key"
-        case .askWithoutUserinfo: return "run `kcauth whoami` without --userinfo"
-        case .fixDefaultProfile: return "fix the file by hand, or run `kcauth use NAME`"
+            return "run \(login.with(CommandTable.profile, profile).with(LoginClientOptions.clientCredentials).quoted) with the client's secret or key"
+        case .askWithoutUserinfo: return "run \(QuotedCommand(WhoAmICommand.spec).quoted) without --\(WhoAmICommand.userinfo.long)"
+        case .fixDefaultProfile: return "fix the file by hand, or run \(QuotedCommand(UseCommand.spec).argument("NAME").quoted)"
         case .useClientKey: return "use a signed assertion (--client-key) if it offers private_key_jwt"
         case .fixSavedIssuer: return "fix the issuer in the file, or pass --issuer"
         case .exampleBrowserCommand: return "e.g. --browser-command 'firefox --private-window %s'"
+        case .createProfileOrChangeFile(let profile, let file):
+            return "run \(login.with(CommandTable.profile, profile).quoted) to create it, or change \(file)"
         }
     }
 
-    /// Only ever advice: kcauth never falls back to a plaintext file by itself (a plaintext
-    /// store is only ever chosen by name); the three stores that need no keyring are named, for a
-    /// job without a terminal, which cannot be offered the encrypted store.
-    static let chooseAStore = ", or choose a store explicitly: `--storage encrypted` (a passphrase-protected file; "
-        + "`--passphrase-file PATH` without a terminal), `--storage file` (a plaintext file, on purpose) or `--storage memory` (nothing kept)"
+    /// `kcauth login`, which most remedies quote.
+    static var login: QuotedCommand { QuotedCommand(LoginCommand.spec) }
+
+    /// `--par MODE` as login takes it.
+    static func par(_ mode: PARMode) -> String {
+        "`--\(LoginSessionOptions.par.long) \(mode.rawValue)`"
+    }
+
+    /// Only ever advice: kcauth never falls back to a plaintext file by itself; the stores that
+    /// keep a session without a keyring are named (the passphrase-protected one first), short
+    /// enough that the error stays one line of at most 240 characters.
+    static var chooseAStore: String {
+        ", or use a store that needs none: \(login.with(SettingsOptions.storage, StorageKind.encrypted.rawValue).quoted)"
+            + " or `--\(SettingsOptions.storage.long) \(StorageKind.file.rawValue)`"
+    }
 
     /// A line shown under the "waiting" message of a browser sign-in.
     static let fixedPortWhileWaiting = "If the browser shows an error from the provider instead, the provider may require "

@@ -33,7 +33,7 @@ enum StoreWords {
     static func detail(_ fact: DoctorCheck.Fact, now: Instant) -> String {
         switch fact {
         case .kernelKeyringWorks: return "add_key and keyctl work: `kcauth unlock` lasts for every process of yours"
-        case .storeNotCreated: return "not created yet: `kcauth login --storage encrypted` creates it"
+        case .storeNotCreated: return "not created yet: \(RemedyWords.login.with(SettingsOptions.storage, StorageKind.encrypted.rawValue).quoted) creates it"
         case .store(let state): return self.state(state, now: now)
         case .unknownConfigKeys(let path, let keys): return ConfigWords.list(path: path, keys)
         }

@@ -16,11 +16,12 @@ public struct SettingsResolver: Sendable {
     public let workingDirectory: String?
 
     /// The profile the working directory names (`.kcauth-profile`), already checked against
-    /// the configuration; asked only when neither the flag nor `KCAUTH_PROFILE` decides.
-    public let directoryProfile: @Sendable () -> (name: String, path: String)?
+    /// the configuration (a name it lacks is thrown); asked only when neither the flag nor
+    /// `KCAUTH_PROFILE` decides.
+    public let directoryProfile: @Sendable () throws -> (name: String, path: String)?
 
     public init(environment: [String: String], config: ConfigDocument?, configPath: String, workingDirectory: String?,
-                directoryProfile: @escaping @Sendable () -> (name: String, path: String)? = { nil }) {
+                directoryProfile: @escaping @Sendable () throws -> (name: String, path: String)? = { nil }) {
         self.directoryProfile = directoryProfile
         self.environment = EnvironmentValues(environment)
         self.config = config
@@ -36,7 +37,7 @@ public struct SettingsResolver: Sendable {
             setting = Setting(flag, .flag, origin: .option(SettingsCatalogue.profile.name))
         } else if let variable = SettingsCatalogue.profile.environment, let env = try environment.value(variable) {
             setting = Setting(env, .environment, origin: .environment(variable))
-        } else if let chosen = directoryProfile() {
+        } else if let chosen = try directoryProfile() {
             setting = Setting(chosen.name, .directory, origin: .directory(chosen.path))
         } else if let named = try config?.defaultProfile(path: configPath) {
             setting = Setting(named, .profile, origin: .file(ConfigDocument.defaultProfileKey))

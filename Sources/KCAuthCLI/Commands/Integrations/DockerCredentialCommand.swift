@@ -5,11 +5,13 @@ import KCAuthCore
 /// `kcauth docker-credential get|list|store|erase` (also run as `docker-credential-kcauth`):
 /// the docker credential-helper protocol, as a read-only source of registry tokens.
 enum DockerCredentialCommand: Command {
+    static let helper = CredentialHelper.docker
+
     static let spec = CommandSpec(
-        "docker-credential", summary: "Credential helper for docker (docker-credential-kcauth)",
+        helper.command, summary: "Credential helper for \(helper.tool) (\(helper.program))",
         description: """
         Answers the docker credential-helper protocol with the access token of the profile whose \
-        `hosts` setting lists the registry: docker runs it as `docker-credential-kcauth` \
+        `hosts` setting lists the registry: docker runs it as `\(helper.program)` \
         (installed next to kcauth) for `"credHelpers": {"registry.example.com": "kcauth"}` in \
         ~/.docker/config.json. --profile (or KCAUTH_PROFILE) picks the profile, and it still \
         answers only for the registries that profile lists. `get` reads the registry on stdin and \
@@ -20,23 +22,18 @@ enum DockerCredentialCommand: Command {
         (after `docker login`) keeps nothing, and `erase` (`docker logout`) only forgets the \
         runtime copy of the token; the session itself ends with `kcauth logout`.
         """,
-        usage: "{get|list|store|erase} [flags]",
+        usage: HelperOptions.usage(helper),
         options: [HelperOptions.profile],
         positionals: ["ACTION"],
+        arguments: .offered(helper.actionWords),
         examples: [
             "echo registry.example.com | kcauth docker-credential get",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        guard let word = command.positionals.first else {
-            throw KCAuthError(.usage, "docker-credential needs an action: get, list, store or erase")
-        }
-        guard let action = DockerCredential.Action(rawValue: word) else {
-            throw KCAuthError(.usage, "unknown docker credential action '\(Sanitize.oneLine(word, limit: 40))'",
-                              hint: "use get, list, store or erase")
-        }
-        let helper = services.context.dockerCredential(option: command.value(HelperOptions.profile))
-        switch try helper.run(action) {
+        guard let action = try HelperOptions.action(command, helper) else { return }
+        let credential = services.context.dockerCredential(option: command.value(HelperOptions.profile))
+        switch try credential.run(action) {
         case .found(let serverURL, let username, let secret):
             services.console.out(DockerCredentialWire.getAnswer(serverURL: serverURL, username: username, secret: secret))
         case .list(let entries):
@@ -44,7 +41,7 @@ enum DockerCredentialCommand: Command {
         case .notFound(let missing):
             // docker's "no credentials here": the exact text on stdout, status 1, and for a
             // person the reason on stderr.
-            services.console.out(DockerCredentialWire.notFound + "\n")
+            services.console.out(DockerCredentialJSON.notFound + "\n")
             throw KCAuthError(.configuration, reason(missing))
         case .nothing:
             break

@@ -5,13 +5,15 @@ import KCAuthCore
 /// `kcauth git-credential get|store|erase` (also run as `git-credential-kcauth`): git's
 /// credential helper protocol (gitcredentials(7), git-credential(1)).
 enum GitCredentialCommand: Command {
+    static let helper = CredentialHelper.git
+
     static let spec = CommandSpec(
-        "git-credential", summary: "Credential helper for git (git-credential-kcauth)",
+        helper.command, summary: "Credential helper for \(helper.tool) (\(helper.program))",
         description: """
         Answers git's credential helper protocol with the profile's access token, so `git clone` \
         and `git push` over HTTPS sign in with the kcauth session. git runs it as \
-        `git-credential-kcauth` (installed next to kcauth) for `credential.helper = kcauth`, or as \
-        `!kcauth git-credential --profile NAME`; configure it for the server's URL \
+        `\(helper.program)` (installed next to kcauth) for `credential.helper = kcauth`, or as \
+        `!kcauth \(helper.command) --profile NAME`; configure it for the server's URL \
         (`credential.https://git.example.com.helper`), not for every URL. The token goes only to \
         the servers a profile's `hosts` setting lists: the first profile that lists the server, \
         or, with --profile (or KCAUTH_PROFILE), that profile if it lists the server. A server \
@@ -22,22 +24,20 @@ enum GitCredentialCommand: Command {
         name such as localhost, which may resolve elsewhere). `erase` (git reports the token was \
         rejected) refreshes the token; `store` does nothing: the session is kept by `kcauth login`.
         """,
-        usage: "{get|store|erase} [flags]",
+        usage: HelperOptions.usage(helper),
         options: [HelperOptions.profile],
         positionals: ["ACTION"],
+        arguments: .offered(helper.actionWords),
         examples: [
             // For one URL: a helper for every URL would be asked by every server git talks to.
             "git config credential.https://git.example.com.helper kcauth",
         ])
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
-        guard let word = command.positionals.first else {
-            throw KCAuthError(.usage, "git-credential needs an action: get, store or erase")
-        }
         // git may grow new actions: a helper ignores the ones it does not know.
-        guard let action = GitCredential.Action(rawValue: word) else { return }
-        let helper = services.context.gitCredential(option: command.value(HelperOptions.profile))
-        guard let answer = try helper.run(action) else { return }
+        guard let action = try HelperOptions.action(command, helper) else { return }
+        let credential = services.context.gitCredential(option: command.value(HelperOptions.profile))
+        guard let answer = try credential.run(action) else { return }
         services.console.out(answer.text)
     }
 }

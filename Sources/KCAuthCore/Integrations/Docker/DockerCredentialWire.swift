@@ -1,9 +1,11 @@
+import KCAuthContract
+
 /// The docker credential-helper protocol (github.com/docker/docker-credential-helpers): `get`
 /// reads a server URL on stdin and prints `{"ServerURL","Username","Secret"}`; `list` prints
 /// `{serverURL: username}`. A server the helper has nothing for is answered with the exact
 /// text docker recognises as "not found" on stdout and exit status 1.
 public enum DockerCredentialWire {
-    public static let notFound = "credentials not found in native keychain"
+    public static let notFound = DockerCredentialJSON.notFound
 
     /// What docker writes to stdin for `get`/`erase`: the server URL, maybe with a newline.
     public static func serverURL(fromInput text: String) -> String {
@@ -29,7 +31,8 @@ public enum DockerCredentialWire {
     }
 
     public static func getAnswer(serverURL: String, username: String, secret: String) -> String {
-        JSONValue.fields([("ServerURL", .string(serverURL)), ("Username", .string(username)), ("Secret", .string(secret))]).compact + "\n"
+        DockerCredentialJSON.getAnswer(quotedServerURL: JSONValue.quoted(serverURL), quotedUsername: JSONValue.quoted(username),
+                                       quotedSecret: JSONValue.quoted(secret))
     }
 
     public static func listAnswer(_ entries: [(server: String, username: String)]) -> String {

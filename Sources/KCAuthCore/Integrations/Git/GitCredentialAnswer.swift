@@ -1,3 +1,5 @@
+import KCAuthContract
+
 /// kcauth's answer to git's `get`: the access token as the password of a fixed user name (what
 /// Git servers that take OAuth tokens expect, e.g. `oauth2`), or — when git announced
 /// `capability[]=authtype` (git ≥ 2.46) — as a ready `Authorization: Bearer` credential.
@@ -14,22 +16,11 @@ public struct GitCredentialAnswer: Sendable, Equatable {
         self.bearer = bearer
     }
 
+    /// The answer's lines, as both programs write them (``GitCredentialLines``).
     public var text: String {
-        var lines: [String]
-        if bearer {
-            // `ephemeral`: the token is short-lived; no other helper should store it.
-            lines = ["capability[]=authtype", "authtype=Bearer", "credential=\(token)", "ephemeral=1"]
-        } else {
-            lines = ["username=\(username)", "password=\(token)"]
-        }
-        // git ≥ 2.41 drops the credential after this instant instead of sending a stale one;
-        // older versions ignore the key.
-        if let expiresAt { lines.append("password_expiry_utc=\(Int(expiresAt.epochSeconds))") }
-        return lines.joined(separator: "\n") + "\n"
+        GitCredentialLines.answer(username: username, token: token, expiresAt: expiresAt.map { Int64($0.epochSeconds) }, bearer: bearer)
     }
 
     /// Every value goes on one protocol line: a newline (or NUL) in it would forge more keys.
-    public static func isLineSafe(_ value: String) -> Bool {
-        !value.isEmpty && value.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-    }
+    public static func isLineSafe(_ value: String) -> Bool { GitCredentialLines.isLineSafe(value) }
 }

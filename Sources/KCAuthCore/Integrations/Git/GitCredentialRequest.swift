@@ -6,8 +6,8 @@ public struct GitCredentialRequest: Sendable, Equatable {
     public var fields: [String: String] = [:]
     public var capabilities: Set<String> = []
 
-    /// git limits a line to 65535 bytes; more input than this is not from git.
-    public static let maxInput = 256 * 1024
+    /// More input than git sends (its helper row's limit) is refused.
+    public static let maxInput = CredentialHelper.Wire.git.inputLimit
 
     public init(fields: [String: String] = [:], capabilities: Set<String> = []) {
         self.fields = fields
