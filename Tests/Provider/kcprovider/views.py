@@ -7,8 +7,10 @@ and keycloak-26.md for the reference.
 import base64
 import hashlib
 import json
+import os
 import threading
 import time
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django import http
@@ -165,12 +167,16 @@ def _s256(verifier):
 
 
 class DeviceState:
-    """In-process state of the device grant shims: PKCE challenges and poll times.
+    """State of the device grant shims: PKCE challenges, redeemed codes and poll times.
 
-    It lives in memory, which is why the provider runs a single gunicorn worker.
+    The challenges and the redeemed codes are kept with the database in the data directory
+    (device-state.json), so that a device code outlives a restart of the provider as its database
+    row does (a stopped-and-restarted provider is a network blip to a polling client); the poll
+    times live in memory, which is why the provider runs a single gunicorn worker.
     """
 
     lock = threading.Lock()
+    path = Path(CONFIG.data_dir) / "device-state.json"
     challenges = {}  # device_code -> (code_challenge, code_challenge_method)
     last_poll = {}  # device_code -> time.monotonic() of the previous poll
     # Redeemed codes. The database row stays (the user's status page still shows it), but a
@@ -178,9 +184,29 @@ class DeviceState:
     redeemed = set()
 
     @classmethod
+    def load(cls):
+        try:
+            saved = json.loads(cls.path.read_text())
+        except (FileNotFoundError, ValueError):
+            return
+        cls.challenges = {code: tuple(pair) for code, pair in saved.get("challenges", {}).items()}
+        cls.redeemed = set(saved.get("redeemed", []))
+
+    @classmethod
+    def save(cls):
+        """Under `lock`: written whole and renamed into place."""
+        temporary = cls.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps({"challenges": cls.challenges, "redeemed": sorted(cls.redeemed)}))
+        os.replace(temporary, cls.path)
+
+    @classmethod
     def forget(cls, device_code):
         cls.challenges.pop(device_code, None)
         cls.last_poll.pop(device_code, None)
+        cls.save()
+
+
+DeviceState.load()
 
 
 @method_decorator(csrf_exempt, name="dispatch")
@@ -270,8 +296,8 @@ class TokenView(dot.TokenView):
             url, headers, body, status = self.create_token_response(request)
             if status == 200:
                 # Single use, as in Keycloak: a second redemption is an unknown code.
-                DeviceState.forget(device_code)
                 DeviceState.redeemed.add(device_code)
+                DeviceState.forget(device_code)
         response = http.HttpResponse(body, status=status, content_type="application/json")
         for k, v in headers.items():
             response[k] = v
@@ -347,6 +373,7 @@ class DeviceAuthorizationView(dot.DeviceAuthorizationView):
             device_code = json.loads(response.content)["device_code"]
             with DeviceState.lock:
                 DeviceState.challenges[device_code] = (challenge, method)
+                DeviceState.save()
         return response
 
 

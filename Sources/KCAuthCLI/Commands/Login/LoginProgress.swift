@@ -72,6 +72,13 @@ final class LoginProgress: @unchecked Sendable {
         case .devicePolling(.slowedDown(let interval)):
             endStatusLine()
             console.err("The provider asked kcauth to poll more slowly: every \(Int(interval)) s from now on.\n")
+        case .devicePolling(.unreachable(let failure)):
+            endStatusLine()
+            console.err("The provider cannot be reached (\(Sanitize.oneLine(MessageWords.message(failure), limit: 300))); "
+                        + "kcauth keeps trying until the code expires.\n")
+        case .devicePolling(.reachable):
+            endStatusLine()
+            console.err("The provider answers again; still waiting for the sign-in to be approved.\n")
         case .received:
             endStatusLine()
         }
