@@ -157,6 +157,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The browser never came back: the provider may compare the redirect URI exactly, so
         /// a fixed loopback port registered as an exact redirect URI is needed.
         case useFixedPort
+        /// The provider refused the authorization request before anyone signed in: the client id,
+        /// or the redirect URIs the client allows (which the refusal points at).
+        case checkClientOrRedirectURI(RefusedAuthorization)
         /// The provider has no device flow: sign in with the browser flow.
         case useBrowserFlow
         /// The device flow is off for this client: the browser flow, or an admin enables it.

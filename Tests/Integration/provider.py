@@ -12,7 +12,7 @@ Options are the fields of run.Options (Tests/Provider/run.py): access_token_life
 refresh_token_lifetime, reuse_protection, device_interval, device_slow_down, device_pkce,
 device_code_lifespan, faults, request_log, threads, port, assertion_audience; and the interop switches
 token_overrides, device_overrides, id_token_overrides, discovery_overrides, refresh_error,
-authorization_error, exact_redirect_uris (Tests/Provider/README.md).
+authorization_error, exact_redirect_uris, issuer_path (Tests/Provider/README.md).
 """
 
 import json

@@ -18,6 +18,23 @@ import KCAuthCore
         #expect(RemedyWords.text(.pushAuthorizationRequests).contains("--par always"))
     }
 
+    @Test func aRefusedAuthorizationNamesTheSettingsItPointsAt() {
+        let keycloak = RefusedAuthorization(suspect: .clientID, clientID: "kcauthx", redirectURI: "http://127.0.0.1/callback",
+                                            anyPortAccepted: true, fixedPortMayHelp: false)
+        #expect(RemedyWords.text(.checkClientOrRedirectURI(keycloak))
+                == "check --client-id 'kcauthx': it must be the id of a client registered at the provider")
+        var redirect = keycloak
+        redirect.suspect = .redirectURI
+        #expect(RemedyWords.text(.checkClientOrRedirectURI(redirect)) == "check the redirect URIs the client allows at the provider: "
+                + "they must include http://127.0.0.1/callback (without a port, any port is accepted)")
+        #expect(!RemedyWords.text(.checkClientOrRedirectURI(redirect)).contains("--port"), "Keycloak takes any loopback port")
+        var exact = redirect
+        (exact.anyPortAccepted, exact.fixedPortMayHelp, exact.suspect) = (false, true, .either)
+        let both = RemedyWords.text(.checkClientOrRedirectURI(exact))
+        #expect(both.hasPrefix("check --client-id 'kcauthx': it must be the id of a client registered at the provider; and check the redirect URIs"))
+        #expect(both.hasSuffix("register http://127.0.0.1:8400/callback and pass --port 8400"))
+    }
+
     @Test func theKeyringsAdviceIsTheCLIsAndNamesEveryStoreThatNeedsNoKeyring() {
         let locked = KCAuthError(.storageLocked, "the keyring was not unlocked within 30 s", remedy: .unlockKeyring)
         #expect(ErrorPresenter.line(locked).hasPrefix("error: the keyring was not unlocked within 30 s; unlock it: "))

@@ -79,6 +79,9 @@ class Options:
     par_advertised: bool = True  # False: discovery does not list the endpoint (for --par always)
     par_lifetime: int = 60  # seconds a request_uri lives (Keycloak's default)
     par_error: str = ""  # every push is refused with 400 and this error
+    # Where the realm is mounted: Keycloak's path, or another one, for a provider kcauth must not
+    # take for Keycloak (see kcprovider/config.py).
+    issuer_path: str = f"realms/{REALM}"
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -112,6 +115,7 @@ class Options:
             "PROVIDER_PAR_ADVERTISED": "1" if self.par_advertised else "0",
             "PROVIDER_PAR_LIFETIME": str(self.par_lifetime),
             "PROVIDER_PAR_ERROR": self.par_error,
+            "PROVIDER_ISSUER_PATH": self.issuer_path,
         }
 
 
@@ -215,7 +219,7 @@ class ProviderProcess:
 
     @property
     def issuer(self):
-        return f"{self.base_url}/realms/{REALM}"
+        return f"{self.base_url}/{self.options.issuer_path.strip('/')}"
 
     @property
     def discovery_url(self):

@@ -67,6 +67,7 @@ enum RemedyWords {
         case .noSuchProfile(let name): return "see `kcauth profiles`; `kcauth login --profile \(name)` creates it"
         // MARK: flows, settings, storage
         case .useFixedPort: return fixedPortAfterTimeout
+        case .checkClientOrRedirectURI(let refused): return refusedAuthorization(refused)
         case .useBrowserFlow: return "sign in with the browser flow: `kcauth login --browser`"
         case .useBrowserFlowOrEnableDevice(let clientID):
             return "the device flow is not enabled for client '\(clientID)': sign in with the browser flow "
@@ -93,6 +94,26 @@ enum RemedyWords {
     /// job without a terminal, which cannot be offered the encrypted store.
     static let chooseAStore = ", or choose a store explicitly: `--storage encrypted` (a passphrase-protected file; "
         + "`--passphrase-file PATH` without a terminal), `--storage file` (a plaintext file, on purpose) or `--storage memory` (nothing kept)"
+
+    /// The settings a refused authorization request points at: the client id, or the redirect
+    /// URIs the client allows (with the way to a fixed port where the provider may compare them
+    /// exactly).
+    static func refusedAuthorization(_ refused: RefusedAuthorization) -> String {
+        let client = "check --\(SettingsOptions.clientID.long) '\(Sanitize.oneLine(refused.clientID, limit: 100))': "
+            + "it must be the id of a client registered at the provider"
+        var redirect = "check the redirect URIs the client allows at the provider: they must include \(refused.redirectURI)"
+        if refused.anyPortAccepted {
+            redirect += " (without a port, any port is accepted)"
+        } else if refused.fixedPortMayHelp {
+            redirect += "; a provider that compares redirect URIs exactly needs a fixed port: register "
+                + "http://127.0.0.1:8400/callback and pass --\(SettingsOptions.port.long) 8400"
+        }
+        switch refused.suspect {
+        case .clientID: return client
+        case .redirectURI: return redirect
+        case .either: return client + "; and " + redirect
+        }
+    }
 
     /// A line shown under the "waiting" message of a browser sign-in.
     static let fixedPortWhileWaiting = "If the browser shows an error from the provider instead, the provider may require "

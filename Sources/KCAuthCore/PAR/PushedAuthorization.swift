@@ -7,11 +7,24 @@ public struct PushedAuthorization: Sendable {
     /// public one sends its `client_id`.
     let authenticator: ClientAuthenticator?
     public let endpoint: String
+    /// The provider's discovery lists `endpoint`; false: it is Keycloak's fixed path, which
+    /// `par = always` tries where discovery lists none.
+    public let advertised: Bool
 
-    public init(http: OAuthHTTP, authenticator: ClientAuthenticator?, endpoint: String) {
+    public init(http: OAuthHTTP, authenticator: ClientAuthenticator?, endpoint: String, advertised: Bool = true) {
         self.http = http
         self.authenticator = authenticator
         self.endpoint = endpoint
+        self.advertised = advertised
+    }
+
+    /// The pusher of the profile's `par` for the provider, nil for ordinary requests.
+    public static func forLogin(mode: PARMode, metadata: ProviderMetadata, http: OAuthHTTP,
+                                authenticator: ClientAuthenticator?) throws -> PushedAuthorization? {
+        try endpoint(mode: mode, metadata: metadata).map {
+            PushedAuthorization(http: http, authenticator: authenticator, endpoint: $0,
+                                advertised: $0 == metadata.pushedAuthorizationRequestEndpoint)
+        }
     }
 
     /// Whether the browser flow pushes, and where, for the profile's `par` and the provider's
@@ -36,6 +49,13 @@ public struct PushedAuthorization: Sendable {
     public func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata) throws -> String {
         let pushed = try push(request, issuer: metadata.issuer)
         return request.url(authorizationEndpoint: metadata.authorizationEndpoint, requestURI: pushed.requestURI)
+    }
+
+    /// A push at `now` (monotonic), with what the browser needs and how long it may wait.
+    public func pushed(_ request: AuthorizationRequest, metadata: ProviderMetadata, now: Double) throws -> PushedRequest {
+        let pushed = try push(request, issuer: metadata.issuer)
+        return PushedRequest(browserURL: request.url(authorizationEndpoint: metadata.authorizationEndpoint, requestURI: pushed.requestURI),
+                             pushedAt: now, expiresIn: pushed.expiresIn)
     }
 
     public func push(_ request: AuthorizationRequest, issuer: String) throws -> PushedAuthorizationResponse {

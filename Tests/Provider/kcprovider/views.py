@@ -17,6 +17,7 @@ from django import http
 from django.http import QueryDict
 from django.contrib.auth.views import LoginView
 from django.utils.decorators import method_decorator
+from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from oauth2_provider import views as dot
 from oauth2_provider.models import get_application_model, get_device_grant_model, get_refresh_token_model
@@ -106,8 +107,10 @@ class AuthorizationView(dot.AuthorizationView):
             if refusal is not None:
                 return refusal
             request._par = (request.GET["request_uri"], params)
-        elif request.method == "GET" and par.required():
-            refusal = par_required_refusal(request)
+        elif request.method == "GET":
+            refusal = client_and_redirect_refusal(request)
+            if refusal is None and par.required():
+                refusal = par_required_refusal(request)
             if refusal is not None:
                 return refusal
         return super().dispatch(request, *args, **kwargs)
@@ -133,6 +136,37 @@ class AuthorizationView(dot.AuthorizationView):
         elif CONFIG.fault("missing-iss-on-callback"):
             iss = None
         return super().redirect(_with_iss(redirect_to, iss), application)
+
+
+def keycloak_error_page(message):
+    """Keycloak's error page (error.ftl): 400, the message in #kc-error-message, nothing sent back."""
+    return http.HttpResponseBadRequest(
+        '<!DOCTYPE html><html><head><title>Sign in to demo</title></head><body>'
+        '<div id="kc-header">demo</div><h1 id="kc-page-title">We are sorry...</h1>'
+        f'<div id="kc-error-message"><p class="instruction">{escape(message)}</p></div></body></html>',
+        content_type="text/html; charset=utf-8")
+
+
+def client_and_redirect_refusal(request):
+    """Keycloak checks the client and the redirect URI of an authorization request before anything
+    else, signed in or not (AuthorizationEndpointChecker; keycloak-26 §i): an unknown client or a
+    redirect URI the client does not allow gets an error page with 400, and no redirect. Stock DOT
+    sends everyone to its login page first and says so only after a login."""
+    client_id = request.GET.get("client_id")
+    if not client_id:
+        return keycloak_error_page("Missing parameter: client_id")
+    application = get_application_model().objects.filter(client_id=client_id).first()
+    if application is None:
+        return keycloak_error_page("Client not found.")
+    redirect_uri = request.GET.get("redirect_uri")
+    if redirect_uri is None:
+        return None  # DOT's rules for an absent redirect_uri
+    # exact_redirect_uris: the registered URIs have no port, so a loopback redirect_uri with one
+    # is refused, as a provider that compares redirect URIs exactly does.
+    exact_refusal = CONFIG.exact_redirect_uris and urlsplit(redirect_uri).port is not None
+    if exact_refusal or not application.redirect_uri_allowed(redirect_uri):
+        return keycloak_error_page("Invalid parameter: redirect_uri")
+    return None
 
 
 def par_required_refusal(request):

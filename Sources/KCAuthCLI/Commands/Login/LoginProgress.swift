@@ -42,9 +42,9 @@ final class LoginProgress: @unchecked Sendable {
         case .browserFailed(let error):
             endStatusLine()
             console.err(Self.sentence(MessageWords.message(error)) + "; open the URL above yourself.\n")
-        case .waiting(let redirectURI, let timeout):
+        case .waiting(let redirectURI, let timeout, let fixedPortMayHelp):
             console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
-                        + RemedyWords.fixedPortWhileWaiting + "\n")
+                        + (fixedPortMayHelp ? RemedyWords.fixedPortWhileWaiting + "\n" : ""))
         case .countdown(let remaining):
             showCountdown("Waiting for the browser…", remaining: remaining, stop: "Ctrl-C to cancel")
         case .pastePrompt:
