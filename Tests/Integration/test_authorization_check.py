@@ -7,6 +7,8 @@ browser is never started. A login the provider takes is not slowed or changed by
 GET of the authorization URL (or, with PAR, the push itself), nothing claimed that the browser
 needs, nothing seen by the loopback listener. The `--port` advice appears only where it applies:
 not for Keycloak, which takes any loopback port for a redirect URI registered without one.
+Also `--par always` where the provider has no PAR endpoint: an error before the browser, naming
+`--par auto` and `--par never`, and doctor fails that profile.
 """
 
 import json
@@ -140,3 +142,44 @@ def test_with_par_the_push_is_the_check(start_provider, keyring, kcauth, scripte
     assert not any(by_kcauth(e) for e in authorization_requests(provider)), \
         "the single-use request_uri is left to the browser"
     assert "--port" not in r.stderr
+
+
+# --- --par always without a PAR endpoint ---------------------------------------------------------
+
+def test_par_always_without_a_par_endpoint_fails_before_the_browser(provider, keyring, kcauth, scripted_browser_env):
+    r = login(kcauth, provider, "--par", "always")
+    assert r.returncode == 1, r
+    [line] = error_lines(r.stderr)
+    assert "the provider lists no pushed_authorization_request_endpoint, and Keycloak's PAR path answered HTTP 404" in line
+    assert line.endswith("sign in with `--par auto` or `--par never`"), line
+    assert "Opening the browser" not in r.stderr
+    assert_no_browser(scripted_browser_env)
+    assert [e["status"] for e in pushes(provider)] == [404]
+    assert authorization_requests(provider) == []
+
+    assert login(kcauth, provider, "--par", "auto").returncode == 0, "the way out works"
+
+
+def test_doctor_fails_a_profile_with_par_always_where_the_provider_has_no_par(provider, keyring, kcauth):
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text(f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\npar = always\n")
+    r = kcauth("doctor", "-o", "json", timeout=60)
+    assert r.returncode == 1, r
+    [check] = [c for c in json.loads(r.stdout)["checks"] if c["id"] == "dpop-par"]
+    assert check["status"] == "fail", check
+    assert "no PAR endpoint" in check["detail"] and "par = always (no endpoint to push to)" in check["detail"]
+    assert "`--par auto` or `--par never`" in check["fix"], check
+
+    kcauth.config_file.write_text(f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\npar = never\n")
+    r = kcauth("doctor", "-o", "json", timeout=60)
+    [check] = [c for c in json.loads(r.stdout)["checks"] if c["id"] == "dpop-par"]
+    assert check["status"] == "pass", check
+
+
+def test_doctor_passes_par_always_where_keycloaks_path_has_an_endpoint(start_provider, keyring, kcauth):
+    provider = start_provider(par="required", par_advertised=False)
+    kcauth.config_file.parent.mkdir(parents=True, exist_ok=True)
+    kcauth.config_file.write_text(f"[default]\nissuer = {provider.issuer}\nclient_id = kcauth\npar = always\n")
+    r = kcauth("doctor", "-o", "json", timeout=60)
+    [check] = [c for c in json.loads(r.stdout)["checks"] if c["id"] == "dpop-par"]
+    assert check["status"] == "pass" and "par = always (the browser flow pushes)" in check["detail"], check

@@ -16,6 +16,7 @@ import KCAuthCore
                 == "run `kcauth login --profile ci --client-credentials` with the client's secret or key")
         #expect(RemedyWords.text(.signInAgain(profile: "default")) == "run `kcauth login` again")
         #expect(RemedyWords.text(.pushAuthorizationRequests).contains("--par always"))
+        #expect(RemedyWords.text(.signInWithPAR([.auto, .never])) == "sign in with `--par auto` or `--par never`")
     }
 
     @Test func aRefusedAuthorizationNamesTheSettingsItPointsAt() {

@@ -14,7 +14,7 @@ enum RemedyWords {
         case .checkCA(_, nil): return "if the provider uses a private CA, pass it with --ca-file PEM (or KCAUTH_CA_FILE)"
         case .checkHostName: return "check the host name in the issuer URL and the DNS"
         case .signInWithoutDPoP: return "sign in without DPoP (`kcauth login --dpop no`)"
-        case .signInWithPAR(let modes): return "sign in with " + modes.map { "`--par \($0.rawValue)`" }.joined(separator: " or ")
+        case .signInWithPAR(let modes): return "sign in with " + modes.map(par).joined(separator: " or ")
         case .signInOnLaptop(let profile): return "sign in on the laptop (kcauth login --profile \(profile)); this connection can stay open"
         case .reconnectForward(let variable): return "reconnect with `kcauth ssh`, or unset \(variable) to use this host's own sessions"
         case .installBrowserLauncher(wsl: true):
@@ -75,9 +75,9 @@ enum RemedyWords {
         case .signInAgainThenCheckClient: return "run `kcauth login` again; if it keeps failing, check the client's settings at the provider"
         case .signInAgainThenCheckPrograms: return "run `kcauth login` again; if this repeats, check which programs run on this machine"
         case .pushAuthorizationRequests:
-            return "if the provider requires pushed authorization requests without saying so (Keycloak can), sign in with `--par always`"
+            return "if the provider requires pushed authorization requests without saying so (Keycloak can), sign in with \(par(.always))"
         case .checkClientOrSkipPushedAuthorization:
-            return "check the client's settings at the provider, or sign in without a pushed request (`--par never`)"
+            return "check the client's settings at the provider, or sign in without a pushed request (\(par(.never)))"
         case .signInWithDPoP: return "sign in with `kcauth login --dpop` to use DPoP with this provider"
         case .signInWithClientCredentials(let profile):
             return "run `kcauth login --profile \(profile) --client-credentials` with the client's secret or key"
@@ -94,6 +94,11 @@ enum RemedyWords {
     /// job without a terminal, which cannot be offered the encrypted store.
     static let chooseAStore = ", or choose a store explicitly: `--storage encrypted` (a passphrase-protected file; "
         + "`--passphrase-file PATH` without a terminal), `--storage file` (a plaintext file, on purpose) or `--storage memory` (nothing kept)"
+
+    /// `--par MODE`, quoted, from the option's spec.
+    static func par(_ mode: PARMode) -> String {
+        "`--\(LoginSessionOptions.par.long) \(mode.rawValue)`"
+    }
 
     /// The settings a refused authorization request points at: the client id, or the redirect
     /// URIs the client allows (with the way to a fixed port where the provider may compare them

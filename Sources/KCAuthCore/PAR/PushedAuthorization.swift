@@ -39,9 +39,31 @@ public struct PushedAuthorization: Sendable {
             if let endpoint = metadata.pushedAuthorizationRequestEndpoint { return endpoint }
             // Keycloak does not advertise it when discovery is trimmed, but its path is fixed.
             if metadata.issuer.contains("/realms/") { return metadata.issuer + "/protocol/openid-connect/ext/par/request" }
-            throw KCAuthError(.configuration, "the provider lists no pushed_authorization_request_endpoint, and par is 'always'",
-                              remedy: .signInWithPAR([.auto, .never]))
+            throw noEndpoint(tried: nil)
         }
+    }
+
+    /// `par = always` with nowhere to push: discovery lists no endpoint, and Keycloak's fixed
+    /// path (`tried`, when it was tried) has none either.
+    static func noEndpoint(tried: Int?) -> KCAuthError {
+        let path = tried.map { ", and Keycloak's PAR path answered HTTP \($0)" } ?? ""
+        return KCAuthError(.configuration, "the provider lists no pushed_authorization_request_endpoint\(path), and par is 'always'",
+                           remedy: .signInWithPAR([.auto, .never]))
+    }
+
+    /// The statuses of a path with no endpoint behind it (an empty push to a real one is
+    /// refused with 400 or 401).
+    static let nothingThere: Set<Int> = [404, 405, 501]
+
+    /// Why `par = always` cannot push where discovery lists no endpoint and `endpoint` is
+    /// Keycloak's fixed path (doctor): an empty push is refused by a real endpoint (400 or 401)
+    /// and not found where there is none. nil: something answers there, or nothing answered.
+    public static func missingGuessedEndpoint(_ endpoint: String, transport: any HTTPTransport) -> KCAuthError? {
+        let request = HTTPRequest(method: .post, url: endpoint,
+                                  headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+                                  body: [])
+        guard let status = (try? transport.send(request))?.status, nothingThere.contains(status) else { return nil }
+        return noEndpoint(tried: status)
     }
 
     /// The browser's URL after a successful push: `authorizationEndpoint` with `client_id` and
@@ -68,6 +90,10 @@ public struct PushedAuthorization: Sendable {
             }
             return try http.postForm(PushedAuthorizationResponse.self, to: endpoint, fields: request.fields, what: what,
                                      accepting: [200, 201])
+        } catch let error as KCAuthError where !advertised && error.httpStatus.map(Self.nothingThere.contains) == true {
+            // `always` tried Keycloak's path, and nothing is there (Keycloak's own "not found"
+            // comes as JSON): not a PAR provider.
+            throw Self.noEndpoint(tried: error.httpStatus)
         } catch var error as KCAuthError where error.code == .provider {
             (error.hint, error.remedy) = (nil, .checkClientOrSkipPushedAuthorization)
             throw error

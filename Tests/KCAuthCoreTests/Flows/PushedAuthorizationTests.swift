@@ -123,6 +123,18 @@ import KCAuthTestSupport
         #expect(redirect.opener.opened.isEmpty)
     }
 
+    @Test func alwaysWhereKeycloaksPathHasNothingFailsBeforeTheBrowserNamingAutoAndNever() throws {
+        let plain = Fixtures.discovery.split(separator: "\n").filter { !$0.contains("pushed_authorization_request_endpoint") }.joined(separator: "\n")
+        transport.replace(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: plain)
+        // Keycloak's own "not found" is JSON, which must not read as the provider refusing the push.
+        transport.on(.post, Self.parEndpoint, status: 404, json: #"{"error":"Unable to find matching target resource method"}"#)
+        var events: [FlowDriver.Event] = []
+        let error = try #require(throws: KCAuthError.self) { try login(par: .always, events: &events) }
+        #expect(error.code == .configuration && error.remedy == .signInWithPAR([.auto, .never]))
+        #expect(error.message.contains("Keycloak's PAR path answered HTTP 404"))
+        #expect(opener.opened.isEmpty && !events.contains { if case .authorizationURL = $0 { true } else { false } })
+    }
+
     @Test func withoutABrowserThePushHappensBeforeTheURLIsShown() throws {
         transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"\#(Self.requestURI)","expires_in":60}"#)
         var events: [FlowDriver.Event] = []
