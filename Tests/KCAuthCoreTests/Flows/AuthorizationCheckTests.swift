@@ -86,6 +86,16 @@ import KCAuthTestSupport
         #expect(refused.suspect == .either)
     }
 
+    @Test func anEndpointThatIsNotThereIsNotBlamedOnTheClient() throws {
+        var events: [FlowDriver.Event] = []
+        let error = try #require(throws: KCAuthError.self) {
+            try login(answer: HTTPResponse(status: 404, body: Array("<html><h1>Not Found</h1></html>".utf8)), events: &events)
+        }
+        #expect(error.message == "the provider's authorization endpoint answered HTTP 404: Not Found")
+        #expect(error.remedy == nil && error.hint?.contains("authorization_endpoint") == true)
+        #expect(opener.opened.isEmpty)
+    }
+
     @Test func withAFixedPortTheExactRedirectURIIsNamedForAProviderThatMayCompareExactly() {
         let keycloak = RefusedAuthorization(.redirectURI, clientID: "c", redirectURI: "http://127.0.0.1:8400/callback", fixedPort: true,
                                             issuer: "https://sso.example.test/realms/demo")

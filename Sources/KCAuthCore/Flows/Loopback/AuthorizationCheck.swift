@@ -19,6 +19,9 @@ struct AuthorizationCheck: Sendable {
 
     /// Answers a browser may get past where this request did not (a moment's overload).
     static let passing: Set<Int> = [408, 425, 429]
+    /// Answers that say the endpoint is not there (the browser would get the same), rather than
+    /// that this request is refused: neither the client id nor the redirect URI is to blame.
+    static let notThere: Set<Int> = [404, 405, 410]
 
     /// The pushed request where `pusher` is set, else nil; throws the provider's refusal.
     /// `fixedPort`: the listener's port was asked for (`--port`).
@@ -48,6 +51,13 @@ struct AuthorizationCheck: Sendable {
         }
         guard (400..<500).contains(response.status), !Self.passing.contains(response.status) else { return nil }
         let words = ErrorPageText.words(in: response.body)
+        if Self.notThere.contains(response.status) {
+            var error = KCAuthError(.provider, "the provider's authorization endpoint answered HTTP \(response.status)" + (words.map { ": " + $0 } ?? ""),
+                                    hint: "the discovery document names an authorization_endpoint that does not take sign-ins; "
+                                        + "check the issuer URL (`kcauth doctor` shows the document)")
+            error.httpStatus = response.status
+            throw error
+        }
         let oauth = OAuthHTTP.oauthError(response)
         var error = KCAuthError(.provider, "the provider refused the sign-in request" + (words.map { ": " + $0 } ?? "")
                                     + " (HTTP \(response.status))",
