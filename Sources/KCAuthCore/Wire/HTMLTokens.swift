@@ -118,18 +118,23 @@ struct HTMLTokens {
     }
 
     static func starts(_ s: [Unicode.Scalar], at i: Int, with prefix: String) -> Bool {
-        let p = Array(prefix.unicodeScalars)
+        starts(s, at: i, with: Array(prefix.unicodeScalars))
+    }
+
+    private static func starts(_ s: [Unicode.Scalar], at i: Int, with p: [Unicode.Scalar]) -> Bool {
         guard i + p.count <= s.count else { return false }
         for k in 0..<p.count where lower(s[i + k]) != p[k] { return false }
         return true
     }
 
-    /// The first position at or after `from` where `needle` starts (ASCII letters compared without case).
+    /// The first position at or after `from` where `needle` (lower case) starts, ASCII letters
+    /// compared without case.
     static func find(_ s: [Unicode.Scalar], _ needle: String, from: Int) -> Int? {
         guard from >= 0 else { return nil }
+        let p = Array(needle.unicodeScalars)
         var i = from
         while i < s.count {
-            if starts(s, at: i, with: needle) { return i }
+            if starts(s, at: i, with: p) { return i }
             i += 1
         }
         return nil
