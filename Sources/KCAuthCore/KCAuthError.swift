@@ -67,6 +67,13 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status of the provider's answer, when this error is one (a refused refresh is
     /// judged by it too: `RefreshRefusal`).
     public var httpStatus: Int?
+    /// The transport failed in a way the same request may not fail again (the connection was
+    /// refused, reset or timed out, the name did not resolve): a loop that polls may retry it.
+    /// An HTTP answer is judged by `httpStatus` instead.
+    public var transient = false
+    /// Seconds the provider asked to wait before the next request (`Retry-After` on a 429 or
+    /// 503, RFC 9110 §10.2.3), range-checked where it was read (`RetryAfter`).
+    public var retryAfter: Double?
 
     public enum Remedy: Sendable, Equatable {
         /// Sign in to the profile.
@@ -156,6 +163,9 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The browser never came back: the provider may compare the redirect URI exactly, so
         /// a fixed loopback port registered as an exact redirect URI is needed.
         case useFixedPort
+        /// The provider refused the authorization request before anyone signed in: the client id,
+        /// or the redirect URIs the client allows (which the refusal points at).
+        case checkClientOrRedirectURI(RefusedAuthorization)
         /// The provider has no device flow: sign in with the browser flow.
         case useBrowserFlow
         /// The device flow is off for this client: the browser flow, or an admin enables it.

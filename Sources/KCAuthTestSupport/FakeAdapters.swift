@@ -82,6 +82,8 @@ public final class FakeAdapters: @unchecked Sendable {
     public func serveProvider(tokenResponses: [String] = [Fixtures.tokenResponse()]) {
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        // The check before the browser opens (`AuthorizationCheck`), without a push: a sign-in page.
+        transport.onAnyQuery(.get, Fixtures.authorizationEndpoint, FakeTransport.loginPage)
         for response in tokenResponses { transport.on(.post, Fixtures.tokenEndpoint, json: response) }
         // Keycloak's discovery lists its PAR endpoint, so a browser login pushes (RFC 9126).
         transport.on(.post, Fixtures.parEndpoint, status: 201, json: #"{"request_uri":"\#(Fixtures.requestURI)","expires_in":60}"#)

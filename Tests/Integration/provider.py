@@ -6,12 +6,13 @@ Fixtures (conftest.py) are thin wrappers around what is here:
     provider.issuer, provider.port, provider.base_url, provider.pid
     provider.request_log()             # parsed JSON lines, one per request
     provider.stop()                    # idempotent; also done at fixture teardown
+    provider.stop_serving(); provider.serve_again()   # a restart on the same port, data kept
 
 Options are the fields of run.Options (Tests/Provider/run.py): access_token_lifetime,
 refresh_token_lifetime, reuse_protection, device_interval, device_slow_down, device_pkce,
 device_code_lifespan, faults, request_log, threads, port, assertion_audience; and the interop switches
 token_overrides, device_overrides, id_token_overrides, discovery_overrides, refresh_error,
-authorization_error, exact_redirect_uris (Tests/Provider/README.md).
+authorization_error, exact_redirect_uris, issuer_path (Tests/Provider/README.md).
 """
 
 import json
@@ -124,6 +125,14 @@ class Provider:
 
     def stop(self):
         self._process.stop()
+
+    def stop_serving(self):
+        """Stop the server process but keep its data (database, keys, device codes)."""
+        self._process.stop_serving()
+
+    def serve_again(self):
+        """After stop_serving(): the same data on the same port, as a restarted provider."""
+        self._process.serve_again()
 
     def __repr__(self):
         return f"<Provider {self.issuer} pid={self.pid}>"

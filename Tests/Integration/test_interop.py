@@ -2,7 +2,8 @@
 
 No end-session or revocation endpoint; `consent_required` and friends on the authorization
 redirect; a dead refresh token answered with `invalid_request`; the user's name and e-mail only in
-userinfo; redirect URIs matched exactly (a random loopback port is refused and nothing comes back);
+userinfo; redirect URIs matched exactly (a random loopback port is refused before the browser opens,
+and a provider that may do so unseen is named with the fixed-port advice);
 and a narrowed `refresh --scope` that must not change the stored session's scope.
 """
 
@@ -150,14 +151,26 @@ def test_refresh_with_a_narrower_scope_keeps_the_sessions_granted_scope(provider
 
 # --- exact-match redirect URIs -------------------------------------------------------------------
 
-def test_a_provider_with_exact_redirect_uris_is_explained_while_waiting_and_on_timeout(
+def test_a_provider_with_exact_redirect_uris_refuses_the_random_port_before_the_browser_opens(
         start_provider, keyring, kcauth, scripted_browser_env):
     provider = start_provider(exact_redirect_uris=True)
-    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "3")
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "60")
+    assert r.returncode == 1 and r.seconds < 15, r
+    assert "error: the provider refused the sign-in request: Invalid parameter: redirect_uri (HTTP 400); " in r.stderr
+    assert "check the redirect URIs the client allows at the provider" in r.stderr
+    assert not scripted_browser_env.result_path.exists(), "no browser was started"
+    assert stored_state(keyring) is None
+
+
+def test_where_the_provider_may_compare_exactly_the_wait_and_the_timeout_name_a_fixed_port(start_provider, keyring, kcauth):
+    """A provider not known to take any loopback port (not a Keycloak realm), whose check passed
+    (it sent kcauth to its login page): it may still refuse the random port after the login, where
+    kcauth cannot see it, so it says so while waiting and on the timeout."""
+    provider = start_provider(issuer_path="oauth2/demo")
+    r = kcauth("login", "--issuer", provider.issuer, "--client-id", "kcauth", "--timeout", "3", env={"BROWSER": "true"})
     assert r.returncode == 3, r
     waiting, _, error = r.stderr.partition("error: ")
     assert "the provider may require a fixed --port registered as an exact redirect URI" in waiting, r
     assert "no response from the browser within 3 s" in error
     assert "--port" in error and "exact redirect URI" in error, r
-    assert scripted_browser_env.wait_result()["ok"] is False, "the browser saw the provider's error page"
     assert stored_state(keyring) is None

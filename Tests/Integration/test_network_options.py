@@ -60,7 +60,8 @@ def test_ca_file_makes_discovery_pass(kc, ca, tls_server):
     r = kc(*login_args(tls_server.issuer, "--ca-file", str(ca.ca_pem)))
     assert r.returncode == 3, r
     assert "no response from the browser within 1 s" in r.stderr
-    assert tls_server.requests() == ["/realms/demo/.well-known/openid-configuration"]
+    # Discovery, then the check of the authorization request before the browser (a sign-in page).
+    assert tls_server.requests() == ["/realms/demo/.well-known/openid-configuration", "/realms/demo/protocol/openid-connect/auth"]
 
 
 def test_the_environment_variable_works_like_the_flag(kc, ca, tls_server):

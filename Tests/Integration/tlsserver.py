@@ -19,10 +19,20 @@ cert, key, log = sys.argv[1], sys.argv[2], sys.argv[3]
 
 class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
+        path = self.path.split("?")[0]  # the authorization request's query is not logged
         with open(log, "a") as f:
-            f.write(self.path + "\n")
+            f.write(path + "\n")
         issuer = "https://127.0.0.1:%d/realms/demo" % self.server.server_address[1]
-        if self.path != "/realms/demo/.well-known/openid-configuration":
+        if path == "/realms/demo/protocol/openid-connect/auth":
+            # A sign-in page, as a provider shows one to a browser (kcauth checks the request first).
+            page = b"<html><body><form id='kc-form-login'></form></body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return
+        if path != "/realms/demo/.well-known/openid-configuration":
             self.send_error(404)
             return
         oidc = issuer + "/protocol/openid-connect"

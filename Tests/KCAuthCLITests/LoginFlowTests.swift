@@ -110,6 +110,31 @@ import KCAuthTestSupport
                 "TERM=dumb: plain text, no countdown")
     }
 
+    @Test func anUnreachableProviderIsSaidOnceAndSoIsItsReturn() {
+        let console = DeviceTestConsole(tty: true)
+        let progress = LoginProgress(console: console, qrRequested: false, environment: ["TERM": "xterm"], qrCode: NoQRCode())
+        progress.chose(FlowChoice(.device, .flag), openBrowser: false)
+        progress.show(.devicePolling(.waiting(remaining: 500)))
+        var refused = KCAuthError(.network, "cannot connect to 127.0.0.1:8180: connection refused")
+        refused.transient = true
+        progress.show(.devicePolling(.unreachable(refused)))
+        progress.show(.devicePolling(.waiting(remaining: 480)))
+        progress.show(.devicePolling(.reachable))
+        #expect(console.stderr.contains("\r\u{1B}[KThe provider cannot be reached (cannot connect to 127.0.0.1:8180: connection refused); "
+                                        + "kcauth keeps trying until the code expires."), "on a clean line")
+        #expect(console.stderr.contains("\r\u{1B}[KThe provider answers again; still waiting for the sign-in to be approved.\n"))
+    }
+
+    @Test func theFixedPortLineIsShownOnlyWhereItApplies() {
+        for applies in [true, false] {
+            let console = DeviceTestConsole(tty: false)
+            let progress = LoginProgress(console: console, qrRequested: false, environment: [:], qrCode: NoQRCode())
+            progress.show(.waiting(redirectURI: "http://127.0.0.1:41237/callback", timeout: 300, fixedPortMayHelp: applies))
+            #expect(console.stderr.contains("--port") == applies, "\(console.stderr)")
+            #expect(console.stderr.hasPrefix("Waiting for the sign-in response on http://127.0.0.1:41237/callback (up to 300 s)…\n"))
+        }
+    }
+
     @Test func durations() {
         #expect(LoginProgress.duration(600) == "10 minutes")
         #expect(LoginProgress.duration(90) == "90 seconds")

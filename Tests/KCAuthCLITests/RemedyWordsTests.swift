@@ -16,6 +16,24 @@ import KCAuthCore
                 == "run `kcauth login --profile ci --client-credentials` with the client's secret or key")
         #expect(RemedyWords.text(.signInAgain(profile: "default")) == "run `kcauth login` again")
         #expect(RemedyWords.text(.pushAuthorizationRequests).contains("--par always"))
+        #expect(RemedyWords.text(.signInWithPAR([.auto, .never])) == "sign in with `--par auto` or `--par never`")
+    }
+
+    @Test func aRefusedAuthorizationNamesTheSettingsItPointsAt() {
+        let keycloak = RefusedAuthorization(suspect: .clientID, clientID: "kcauthx", redirectURI: "http://127.0.0.1/callback",
+                                            anyPortAccepted: true, fixedPortMayHelp: false)
+        #expect(RemedyWords.text(.checkClientOrRedirectURI(keycloak))
+                == "check --client-id 'kcauthx': it must be the id of a client registered at the provider")
+        var redirect = keycloak
+        redirect.suspect = .redirectURI
+        #expect(RemedyWords.text(.checkClientOrRedirectURI(redirect)) == "check the redirect URIs the client allows at the provider: "
+                + "they must include http://127.0.0.1/callback (without a port, any port is accepted)")
+        #expect(!RemedyWords.text(.checkClientOrRedirectURI(redirect)).contains("--port"), "Keycloak takes any loopback port")
+        var exact = redirect
+        (exact.anyPortAccepted, exact.fixedPortMayHelp, exact.suspect) = (false, true, .either)
+        let both = RemedyWords.text(.checkClientOrRedirectURI(exact))
+        #expect(both.hasPrefix("check --client-id 'kcauthx': it must be the id of a client registered at the provider; and check the redirect URIs"))
+        #expect(both.hasSuffix("register http://127.0.0.1:8400/callback and pass --port 8400"))
     }
 
     @Test func theKeyringsAdviceIsTheCLIsAndNamesEveryStoreThatNeedsNoKeyring() {

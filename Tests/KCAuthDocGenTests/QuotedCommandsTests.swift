@@ -193,6 +193,8 @@ import KCAuthCore
         .signInWithDPoP, .signInWithClientCredentials(profile: "ci"), .askWithoutUserinfo, .fixDefaultProfile, .useClientKey,
         .fixSavedIssuer, .exampleBrowserCommand, .createProfileOrChangeFile(profile: "acme", file: "/src/app/.kcauth-profile"),
         .addClusterFirst, .unlockKeyringOrChooseStore,
+        .checkClientOrRedirectURI(RefusedAuthorization(suspect: .either, clientID: "cli", redirectURI: "http://127.0.0.1:8400/callback",
+                                                       anyPortAccepted: false, fixedPortMayHelp: true)),
     ]
 
     /// Does not compile when a remedy is added: add it to ``remedies`` too.
@@ -206,7 +208,8 @@ import KCAuthCore
              .giveIssuer, .giveClientID, .loginWithSettings, .passSettings, .noSuchProfile, .useFixedPort, .useBrowserFlow,
              .useBrowserFlowOrEnableDevice, .signInAgainThenCheckClient, .signInAgainThenCheckPrograms, .pushAuthorizationRequests,
              .checkClientOrSkipPushedAuthorization, .signInWithDPoP, .signInWithClientCredentials, .askWithoutUserinfo,
-             .fixDefaultProfile, .useClientKey, .fixSavedIssuer, .exampleBrowserCommand, .createProfileOrChangeFile, .addClusterFirst, .unlockKeyringOrChooseStore:
+             .fixDefaultProfile, .useClientKey, .fixSavedIssuer, .exampleBrowserCommand, .createProfileOrChangeFile, .addClusterFirst, .unlockKeyringOrChooseStore,
+             .checkClientOrRedirectURI:
             break
         }
     }

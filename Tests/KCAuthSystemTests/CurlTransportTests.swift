@@ -84,6 +84,7 @@ struct CurlTransportTests {
         #expect(error.code == .network)
         #expect(error.message == "cannot connect to 127.0.0.1:\(port): connection refused")
         #expect(error.cause != nil)
+        #expect(error.transient, "a poll may try again: the provider may be back in a moment")
         #expect(netMonotonicNow() - started < 5)
         withExtendedLifetime(refusing) {}
     }
@@ -97,6 +98,7 @@ struct CurlTransportTests {
         }
         #expect(error.code == .network)
         #expect(error.message == "timed out after 1 s waiting for 127.0.0.1:\(server.port)")
+        #expect(error.transient)
     }
 
     @Test("an unresolvable host is a network error naming it")
@@ -115,6 +117,7 @@ struct CurlTransportTests {
             try CurlTransport().send(HTTPRequest(method: .get, url: "file:///etc/passwd"))
         }
         #expect(error.message.contains("only http and https"))
+        #expect(!error.transient, "another try cannot change the URL")
     }
 
     @Test("seconds are written the way people write them")

@@ -79,6 +79,9 @@ class Options:
     par_advertised: bool = True  # False: discovery does not list the endpoint (for --par always)
     par_lifetime: int = 60  # seconds a request_uri lives (Keycloak's default)
     par_error: str = ""  # every push is refused with 400 and this error
+    # Where the realm is mounted: Keycloak's path, or another one, for a provider kcauth must not
+    # take for Keycloak (see kcprovider/config.py).
+    issuer_path: str = f"realms/{REALM}"
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -112,6 +115,7 @@ class Options:
             "PROVIDER_PAR_ADVERTISED": "1" if self.par_advertised else "0",
             "PROVIDER_PAR_LIFETIME": str(self.par_lifetime),
             "PROVIDER_PAR_ERROR": self.par_error,
+            "PROVIDER_ISSUER_PATH": self.issuer_path,
         }
 
 
@@ -215,7 +219,7 @@ class ProviderProcess:
 
     @property
     def issuer(self):
-        return f"{self.base_url}/realms/{REALM}"
+        return f"{self.base_url}/{self.options.issuer_path.strip('/')}"
 
     @property
     def discovery_url(self):
@@ -231,19 +235,38 @@ class ProviderProcess:
 
     def _start(self, timeout):
         shutil.copytree(template_dir(), self.data_dir)
+        self._serve(self.options.port, timeout)
+
+    def _serve(self, port, timeout):
         # Bind the listening socket here and hand it to gunicorn: no race for a "free" port
         # between choosing it and gunicorn binding it.
         family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.options.host, self.options.port))
+            sock.bind((self.options.host, port))
             sock.listen(64)
             self.port = sock.getsockname()[1]
             self._spawn(sock)
         finally:
             sock.close()  # gunicorn holds its own copy
         self._wait_ready(timeout)
+
+    def stop_serving(self, timeout=10.0):
+        """Stop gunicorn but keep the run dir (database, keys, device state): serve_again()
+        continues where it stopped, as a restarted Keycloak with a database does."""
+        self._stop_process(timeout)
+
+    def serve_again(self, timeout=30.0):
+        """Serve the same data on the same port again after stop_serving()."""
+        if self.process is not None and self.process.poll() is None:
+            raise RuntimeError("the provider is still serving")
+        try:
+            self._serve(self.port, timeout)
+        except BaseException:
+            self._stop_process(timeout)
+            raise
+        return self
 
     def _spawn(self, sock):
         env = dict(os.environ, **self.options.environment(self.port, self.data_dir, self.request_log_path))
@@ -296,6 +319,11 @@ class ProviderProcess:
 
     def stop(self, timeout=10.0):
         """Stop gunicorn (master and worker) by its PID and process group; remove the run dir."""
+        self._stop_process(timeout)
+        if self._cleanup_run_dir:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+
+    def _stop_process(self, timeout):
         if self.process is not None and self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
@@ -312,8 +340,6 @@ class ProviderProcess:
                 os.killpg(self.process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        if self._cleanup_run_dir:
-            shutil.rmtree(self.run_dir, ignore_errors=True)
 
 
 def start(options=None, run_dir=None, timeout=30.0):

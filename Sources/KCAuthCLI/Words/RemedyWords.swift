@@ -73,6 +73,7 @@ enum RemedyWords {
             return "see \(QuotedCommand(ProfilesCommand.spec).quoted); \(login.with(CommandTable.profile, name).quoted) creates it"
         // MARK: flows, settings, storage
         case .useFixedPort: return fixedPortAfterTimeout
+        case .checkClientOrRedirectURI(let refused): return refusedAuthorization(refused)
         case .useBrowserFlow: return "sign in with the browser flow: \(login.with(LoginFlowOptions.browser).quoted)"
         case .useBrowserFlowOrEnableDevice(let clientID):
             return "the device flow is not enabled for client '\(clientID)': sign in with the browser flow "
@@ -110,6 +111,26 @@ enum RemedyWords {
     static var chooseAStore: String {
         ", or use a store that needs none: \(login.with(SettingsOptions.storage, StorageKind.encrypted.rawValue).quoted)"
             + " or `--\(SettingsOptions.storage.long) \(StorageKind.file.rawValue)`"
+    }
+
+    /// The settings a refused authorization request points at: the client id, or the redirect
+    /// URIs the client allows (with the way to a fixed port where the provider may compare them
+    /// exactly).
+    static func refusedAuthorization(_ refused: RefusedAuthorization) -> String {
+        let client = "check --\(SettingsOptions.clientID.long) '\(Sanitize.oneLine(refused.clientID, limit: 100))': "
+            + "it must be the id of a client registered at the provider"
+        var redirect = "check the redirect URIs the client allows at the provider: they must include \(refused.redirectURI)"
+        if refused.anyPortAccepted {
+            redirect += " (without a port, any port is accepted)"
+        } else if refused.fixedPortMayHelp {
+            redirect += "; a provider that compares redirect URIs exactly needs a fixed port: register "
+                + "http://127.0.0.1:8400/callback and pass --\(SettingsOptions.port.long) 8400"
+        }
+        switch refused.suspect {
+        case .clientID: return client
+        case .redirectURI: return redirect
+        case .either: return client + "; and " + redirect
+        }
     }
 
     /// A line shown under the "waiting" message of a browser sign-in.

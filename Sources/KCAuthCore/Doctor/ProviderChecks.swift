@@ -63,7 +63,15 @@ public struct ProviderChecks: Sendable {
         let advertisedPAR = metadata.pushedAuthorizationRequestEndpoint == nil ? "no PAR endpoint"
             : "a PAR endpoint" + (metadata.requirePushedAuthorizationRequests == true ? " (required)" : "")
         let pushes: Bool?  // nil: `always` with nowhere to push
-        do { pushes = try PushedAuthorization.endpoint(mode: par, metadata: metadata) != nil } catch { pushes = nil }
+        do {
+            let endpoint = try PushedAuthorization.endpoint(mode: par, metadata: metadata)
+            // `always` where discovery lists none tries Keycloak's path: is anything there?
+            let missing = endpoint.flatMap { $0 == metadata.pushedAuthorizationRequestEndpoint ? nil
+                : PushedAuthorization.missingGuessedEndpoint($0, transport: transport) }
+            pushes = missing == nil ? endpoint != nil : nil
+        } catch {
+            pushes = nil
+        }
         let parUse = "par = \(par.rawValue) (" + (pushes.map { $0 ? "the browser flow pushes" : "ordinary requests" } ?? "no endpoint to push to") + ")"
         let detail = "\(advertisedDPoP) and \(advertisedPAR); the profile uses dpop = \(dpop.rawValue), \(parUse)"
         if dpop.usesKey, !algorithms.isEmpty, DPoPKey.algorithm(for: metadata) == nil {

@@ -95,7 +95,9 @@ public struct FlowDriver: Sendable {
         case starting(LoginFlow)
         case authorizationURL(String)
         case browserFailed(KCAuthError)
-        case waiting(redirectURI: String, timeout: Double)
+        /// `fixedPortMayHelp`: the provider may refuse the random port without anyone seeing it
+        /// (`ExactRedirectHint`).
+        case waiting(redirectURI: String, timeout: Double, fixedPortMayHelp: Bool)
         /// Browser flow, about every quarter second while no paste prompt is shown: seconds left.
         case countdown(remaining: Double)
         /// Paste-back begins: the person may paste the address the browser could not load.

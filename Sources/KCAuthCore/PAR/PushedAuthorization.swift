@@ -7,11 +7,24 @@ public struct PushedAuthorization: Sendable {
     /// public one sends its `client_id`.
     let authenticator: ClientAuthenticator?
     public let endpoint: String
+    /// The provider's discovery lists `endpoint`; false: it is Keycloak's fixed path, which
+    /// `par = always` tries where discovery lists none.
+    public let advertised: Bool
 
-    public init(http: OAuthHTTP, authenticator: ClientAuthenticator?, endpoint: String) {
+    public init(http: OAuthHTTP, authenticator: ClientAuthenticator?, endpoint: String, advertised: Bool = true) {
         self.http = http
         self.authenticator = authenticator
         self.endpoint = endpoint
+        self.advertised = advertised
+    }
+
+    /// The pusher of the profile's `par` for the provider, nil for ordinary requests.
+    public static func forLogin(mode: PARMode, metadata: ProviderMetadata, http: OAuthHTTP,
+                                authenticator: ClientAuthenticator?) throws -> PushedAuthorization? {
+        try endpoint(mode: mode, metadata: metadata).map {
+            PushedAuthorization(http: http, authenticator: authenticator, endpoint: $0,
+                                advertised: $0 == metadata.pushedAuthorizationRequestEndpoint)
+        }
     }
 
     /// Whether the browser flow pushes, and where, for the profile's `par` and the provider's
@@ -26,9 +39,31 @@ public struct PushedAuthorization: Sendable {
             if let endpoint = metadata.pushedAuthorizationRequestEndpoint { return endpoint }
             // Keycloak does not advertise it when discovery is trimmed, but its path is fixed.
             if metadata.issuer.contains("/realms/") { return metadata.issuer + "/protocol/openid-connect/ext/par/request" }
-            throw KCAuthError(.configuration, "the provider lists no pushed_authorization_request_endpoint, and par is 'always'",
-                              remedy: .signInWithPAR([.auto, .never]))
+            throw noEndpoint(tried: nil)
         }
+    }
+
+    /// `par = always` with nowhere to push: discovery lists no endpoint, and Keycloak's fixed
+    /// path (`tried`, when it was tried) has none either.
+    static func noEndpoint(tried: Int?) -> KCAuthError {
+        let path = tried.map { ", and Keycloak's PAR path answered HTTP \($0)" } ?? ""
+        return KCAuthError(.configuration, "the provider lists no pushed_authorization_request_endpoint\(path), and par is 'always'",
+                           remedy: .signInWithPAR([.auto, .never]))
+    }
+
+    /// The statuses of a path with no endpoint behind it (an empty push to a real one is
+    /// refused with 400 or 401).
+    static let nothingThere: Set<Int> = [404, 405, 501]
+
+    /// Why `par = always` cannot push where discovery lists no endpoint and `endpoint` is
+    /// Keycloak's fixed path (doctor): an empty push is refused by a real endpoint (400 or 401)
+    /// and not found where there is none. nil: something answers there, or nothing answered.
+    public static func missingGuessedEndpoint(_ endpoint: String, transport: any HTTPTransport) -> KCAuthError? {
+        let request = HTTPRequest(method: .post, url: endpoint,
+                                  headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
+                                  body: [])
+        guard let status = (try? transport.send(request))?.status, nothingThere.contains(status) else { return nil }
+        return noEndpoint(tried: status)
     }
 
     /// The browser's URL after a successful push: `authorizationEndpoint` with `client_id` and
@@ -36,6 +71,13 @@ public struct PushedAuthorization: Sendable {
     public func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata) throws -> String {
         let pushed = try push(request, issuer: metadata.issuer)
         return request.url(authorizationEndpoint: metadata.authorizationEndpoint, requestURI: pushed.requestURI)
+    }
+
+    /// A push at `now` (monotonic), with what the browser needs and how long it may wait.
+    public func pushed(_ request: AuthorizationRequest, metadata: ProviderMetadata, now: Double) throws -> PushedRequest {
+        let pushed = try push(request, issuer: metadata.issuer)
+        return PushedRequest(browserURL: request.url(authorizationEndpoint: metadata.authorizationEndpoint, requestURI: pushed.requestURI),
+                             pushedAt: now, expiresIn: pushed.expiresIn)
     }
 
     public func push(_ request: AuthorizationRequest, issuer: String) throws -> PushedAuthorizationResponse {
@@ -48,6 +90,10 @@ public struct PushedAuthorization: Sendable {
             }
             return try http.postForm(PushedAuthorizationResponse.self, to: endpoint, fields: request.fields, what: what,
                                      accepting: [200, 201])
+        } catch let error as KCAuthError where !advertised && error.httpStatus.map(Self.nothingThere.contains) == true {
+            // `always` tried Keycloak's path, and nothing is there (Keycloak's own "not found"
+            // comes as JSON): not a PAR provider.
+            throw Self.noEndpoint(tried: error.httpStatus)
         } catch var error as KCAuthError where error.code == .provider {
             (error.hint, error.remedy) = (nil, .checkClientOrSkipPushedAuthorization)
             throw error

@@ -53,10 +53,12 @@ public struct OAuthHTTP: Sendable {
             oauth.errorDescription = oauth.errorDescription.map { Self.redact($0, secretsIn: fields) }
             var error = KCAuthError(.provider, "\(what) failed: \(oauth.summary)", cause: oauth.errorDescription, oauthError: OAuthErrorCode(oauth.error))
             error.httpStatus = response.status
+            error.retryAfter = RetryAfter.seconds(in: response)
             throw error
         }
         var error = KCAuthError(.network, "\(what) at \(url) answered HTTP \(response.status)")
         error.httpStatus = response.status
+        error.retryAfter = RetryAfter.seconds(in: response)
         throw error
     }
 

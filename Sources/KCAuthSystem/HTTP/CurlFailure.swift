@@ -20,8 +20,15 @@ struct CurlFailure {
         let proxyHint = proxyVariable.map {
             "$\($0) is set: unless $no_proxy excludes \(host), the request went through that proxy"
         }
+        // What the same request may get past on another try: the network or the provider was
+        // away for a moment (a poll keeps going). Not a certificate, a URL or a CA file.
+        let transient = [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
+                         CURLE_OPERATION_TIMEDOUT, CURLE_SSL_CONNECT_ERROR, CURLE_GOT_NOTHING, CURLE_SEND_ERROR,
+                         CURLE_RECV_ERROR, CURLE_PARTIAL_FILE].contains(code)
         func network(_ message: String, hint: String? = nil, remedy: KCAuthError.Remedy? = nil) -> KCAuthError {
-            KCAuthError(.network, message, hint: hint ?? proxyHint, cause: cause, remedy: remedy)
+            var error = KCAuthError(.network, message, hint: hint ?? proxyHint, cause: cause, remedy: remedy)
+            error.transient = transient
+            return error
         }
 
         switch code {

@@ -20,10 +20,23 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { routes["\(method.rawValue) \(url)"] = [HTTPResponse(status: status, headers: ["content-type": "application/json"], body: Array(json.utf8))] }
     }
 
+    /// Answers `METHOD URL?…` whatever the query, unless a route for the whole URL is queued.
+    public func onAnyQuery(_ method: HTTPRequest.Method, _ url: String, _ response: HTTPResponse) {
+        lock.withLock { anyQuery["\(method.rawValue) \(url)"] = response }
+    }
+
+    private var anyQuery: [String: HTTPResponse] = [:]
+
+    /// A provider's sign-in page, as its authorization endpoint shows one to a browser that is not signed in.
+    public static let loginPage = HTTPResponse(status: 200, headers: ["content-type": "text/html; charset=utf-8"],
+                                               body: Array("<html><body><form id=\"kc-form-login\"></form></body></html>".utf8))
+
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try lock.withLock {
             requests.append(request)
             let key = "\(request.method.rawValue) \(request.url)"
+            let withoutQuery = String(key.prefix { $0 != "?" })
+            if routes[key] == nil, let any = anyQuery[withoutQuery] { return any }
             guard var queue = routes[key], let first = queue.first else {
                 Issue.record("unexpected HTTP request: \(key)")
                 throw KCAuthError(.network, "no stub for \(key)")
@@ -34,4 +47,9 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
     }
 
     public func requests(to url: String) -> [HTTPRequest] { lock.withLock { requests.filter { $0.url == url } } }
+
+    /// The requests to `url` with any query.
+    public func requests(toAnyQueryOf url: String) -> [HTTPRequest] {
+        lock.withLock { requests.filter { $0.url == url || $0.url.hasPrefix(url + "?") } }
+    }
 }

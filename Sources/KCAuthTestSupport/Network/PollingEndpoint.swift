@@ -18,14 +18,26 @@ public final class PollingEndpoint: HTTPTransport, @unchecked Sendable {
         self.answers = answers
     }
 
+    /// Polls (by their 0-based number) that fail in the transport, as a connection refused or
+    /// reset does, instead of taking the next answer.
+    public var failures: [Int: KCAuthError] = [:]
+
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        let answer: HTTPResponse = lock.withLock {
+        let answer: Result<HTTPResponse, KCAuthError> = lock.withLock {
             pollTimes.append(sleeper.monotonicNow())
             forms.append(formFields(of: request))
-            return answers.count > 1 ? answers.removeFirst() : answers[0]
+            if let failure = failures[pollTimes.count - 1] { return .failure(failure) }
+            return .success(answers.count > 1 ? answers.removeFirst() : answers[0])
         }
         sleeper.advance(latency)
-        return answer
+        return try answer.get()
+    }
+
+    /// What libcurl's adapter throws when nothing listens on the provider's port.
+    public static var connectionRefused: KCAuthError {
+        var error = KCAuthError(.network, "cannot connect to sso.example.test:443: connection refused")
+        error.transient = true
+        return error
     }
 
     public static func error(_ code: String, _ description: String? = nil, status: Int = 400) -> HTTPResponse {

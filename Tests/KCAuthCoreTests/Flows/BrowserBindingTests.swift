@@ -13,6 +13,8 @@ import KCAuthTestSupport
     init() {
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        // The check before the browser opens, where nothing is pushed: a sign-in page.
+        transport.onAnyQuery(.get, Fixtures.authorizationEndpoint, FakeTransport.loginPage)
         transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse())
         // The browser kcauth opened, or (without one) the user with the printed URL.
         receiver.openedURL = { [opener, receiver, printed] in

@@ -13,6 +13,8 @@ import KCAuthTestSupport
 
     init() {
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        // The check before the browser opens, where nothing is pushed: a sign-in page.
+        transport.onAnyQuery(.get, Fixtures.authorizationEndpoint, FakeTransport.loginPage)
         receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 

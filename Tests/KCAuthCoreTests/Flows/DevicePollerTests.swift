@@ -101,9 +101,71 @@ import KCAuthTestSupport
         }
     }
 
-    @Test func aServerErrorIsANetworkFailure() throws {
+    @Test func aServerErrorThatNeverEndsIsWaitedOutUntilTheCodeExpires() throws {
         let endpoint = PollingEndpoint(sleeper: sleeper, answers: [HTTPResponse(status: 502, body: Array("<html>".utf8))])
-        #expect { try poll(endpoint) } throws: { ($0 as? KCAuthError)?.code == .network }
+        let error = try #require(throws: KCAuthError.self) { try poll(endpoint, expiresIn: 60) }
+        #expect(error.code == .timedOut && error.remedy == .signInAgain(profile: "default"))
+        #expect(error.message.hasPrefix("the code expired before the sign-in was approved; the provider was unreachable at the last try"))
+        #expect(error.message.contains("answered HTTP 502"))
+        #expect(endpoint.pollTimes == [5, 15, 35], "backoff: the interval doubled for each failure in a row")
+    }
+
+    @Test func aBlipOfRefusedConnectionsEndsNothingAndIsSaidOnceEachWay() throws {
+        let endpoint = PollingEndpoint(sleeper: sleeper, answers: [PollingEndpoint.pending, PollingEndpoint.pending, PollingEndpoint.tokens])
+        endpoint.failures = [1: PollingEndpoint.connectionRefused, 2: PollingEndpoint.connectionRefused, 3: PollingEndpoint.connectionRefused]
+        var progress: [DevicePoller.Progress] = []
+        let tokens = try poll(endpoint, progress: &progress)
+        #expect(tokens.accessToken == "at-1")
+        // pending at 5; refused at 10, 20 (+10), 40 (+20); the provider is back at 80 (+40); then every 5 s.
+        #expect(endpoint.pollTimes == [5, 10, 20, 40, 80, 85])
+        let said = progress.filter { if case .waiting = $0 { false } else { true } }
+        #expect(said == [.unreachable(PollingEndpoint.connectionRefused), .reachable], "once when it goes, once when it is back")
+    }
+
+    @Test func theBackoffStopsGrowingAtAMinuteUnlessTheIntervalIsLonger() {
+        #expect((1...6).map { DevicePoller.backoff(interval: 5, failuresInARow: $0, retryAfter: nil) } == [10, 20, 40, 60, 60, 60])
+        #expect(DevicePoller.backoff(interval: 90, failuresInARow: 3, retryAfter: nil) == 90)
+        #expect(DevicePoller.backoff(interval: 5, failuresInARow: 1_000, retryAfter: nil) == 60, "no overflow")
+        #expect(DevicePoller.backoff(interval: 5, failuresInARow: 1, retryAfter: 45) == 45)
+        #expect(DevicePoller.backoff(interval: 5, failuresInARow: 3, retryAfter: 2) == 40)
+    }
+
+    @Test func tooManyRequestsWithRetryAfterIsHonouredWithinTheCodesLife() throws {
+        let busy = HTTPResponse(status: 429, headers: ["content-type": "application/json", "retry-after": "30"],
+                                body: Array(#"{"error":"slow_down_please"}"#.utf8))
+        let endpoint = PollingEndpoint(sleeper: sleeper, answers: [busy, PollingEndpoint.tokens])
+        _ = try poll(endpoint)
+        #expect(endpoint.pollTimes == [5, 35], "a 429 is not the provider's answer to the sign-in, even with an OAuth body")
+
+        let longer = FakeSleeper()
+        let forever = HTTPResponse(status: 503, headers: ["retry-after": "86400"])
+        let stuck = PollingEndpoint(sleeper: longer, answers: [forever, PollingEndpoint.tokens])
+        let error = try #require(throws: KCAuthError.self) {
+            try DevicePoller(http: OAuthHTTP(stuck), sleeper: longer)
+                .poll(tokenEndpoint: Fixtures.tokenEndpoint, request: request, authorization: authorization(expiresIn: 120),
+                      profile: "default") { _ in }
+        }
+        #expect(error.code == .timedOut && stuck.pollTimes == [5] && longer.monotonicNow() == 120,
+                "a Retry-After beyond the code's life ends at its expiry, not a day later")
+    }
+
+    @Test func whatIsNotABlipStillEndsTheFlow() throws {
+        // A certificate that is not trusted will not be on the next try either.
+        let untrusted = KCAuthError(.network, "TLS certificate of sso.example.test is not trusted")
+        let endpoint = PollingEndpoint(sleeper: sleeper, answers: [PollingEndpoint.pending])
+        endpoint.failures = [0: untrusted]
+        #expect(throws: untrusted) { try poll(endpoint) }
+        // Neither will a 404 page from something that is not the token endpoint.
+        let notFound = PollingEndpoint(sleeper: FakeSleeper(), answers: [HTTPResponse(status: 404, body: Array("<html>".utf8))])
+        #expect { try DevicePoller(http: OAuthHTTP(notFound), sleeper: FakeSleeper())
+            .poll(tokenEndpoint: Fixtures.tokenEndpoint, request: request, authorization: authorization(), profile: "default") { _ in }
+        } throws: { ($0 as? KCAuthError)?.httpStatus == 404 }
+        // And the provider's own answers during a blip's backoff end it as always.
+        let denied = PollingEndpoint(sleeper: FakeSleeper(), answers: [PollingEndpoint.error("access_denied")])
+        denied.failures = [0: PollingEndpoint.connectionRefused]
+        #expect { try DevicePoller(http: OAuthHTTP(denied), sleeper: FakeSleeper())
+            .poll(tokenEndpoint: Fixtures.tokenEndpoint, request: request, authorization: authorization(), profile: "default") { _ in }
+        } throws: { ($0 as? KCAuthError)?.code == .accessDenied }
     }
 }
 

@@ -11,6 +11,8 @@ import Testing
     init() {
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        // The check before the browser opens, where nothing is pushed: a sign-in page.
+        transport.onAnyQuery(.get, Fixtures.authorizationEndpoint, FakeTransport.loginPage)
         receiver.openedURL = { [opener, receiver] in receiver.follow(opener.opened.last ?? "") }
     }
 

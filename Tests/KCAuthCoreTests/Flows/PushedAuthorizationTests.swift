@@ -12,10 +12,13 @@ import KCAuthTestSupport
     let opener = RecordingOpener()
     let receiver = ScriptedReceiver()
     let printed = PrintedURL()
+    let sleeper = FakeSleeper()
 
     init() {
         transport.on(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: Fixtures.discovery)
         transport.on(.get, Fixtures.jwksURI, json: Fixtures.jwks)
+        // The check before the browser opens, where nothing is pushed: a sign-in page.
+        transport.onAnyQuery(.get, Fixtures.authorizationEndpoint, FakeTransport.loginPage)
         transport.on(.post, Fixtures.tokenEndpoint, json: Fixtures.tokenResponse())
         receiver.openedURL = { [opener, receiver, printed] in
             opener.opened.last.map { receiver.follow($0) } ?? printed.url ?? ""
@@ -29,7 +32,7 @@ import KCAuthTestSupport
 
     func login(openBrowser: Bool = true, par: PARMode = .auto, events: inout [FlowDriver.Event]) throws -> FlowDriver.Output {
         let login = FlowDriver(http: OAuthHTTP(transport), clock: FixedClock(time: Fixtures.now), random: FixedRandom(),
-                          store: InMemorySecretStore(), opener: opener, receiver: receiver, sleeper: FakeSleeper())
+                          store: InMemorySecretStore(), opener: opener, receiver: receiver, sleeper: sleeper)
         var input = FlowDriver.Input(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth",
                                 scope: "openid profile email", port: 0, timeout: 120, openBrowser: openBrowser)
         input.par = par
@@ -62,22 +65,76 @@ import KCAuthTestSupport
         #expect(events.contains { if case .authorizationURL(let url) = $0 { url == shown } else { false } })
     }
 
-    @Test func nothingIsPushedBeforeTheBrowserArrives() throws {
+    @Test func thePushComesBeforeTheBrowserOpensAndIsTheOnlyCheck() throws {
         transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"\#(Self.requestURI)","expires_in":60}"#)
         receiver.openedURL = { "" }  // the browser never follows the start URL
         receiver.script = [{ _ in [:] }]
         var events: [FlowDriver.Event] = []
         #expect(throws: KCAuthError.self) { try login(events: &events) }
-        #expect(transport.requests(to: Self.parEndpoint).isEmpty)
+        #expect(transport.requests(to: Self.parEndpoint).count == 1, "pushed before the browser opened")
+        #expect(transport.requests(toAnyQueryOf: Fixtures.authorizationEndpoint).isEmpty,
+                "the push is the check: the single-use request_uri is left for the browser")
+        // A push that took the redirect URI leaves no doubt about the port.
+        #expect(events.contains { if case .waiting(_, _, false) = $0 { true } else { false } })
     }
 
-    @Test func aRefusedPushEndsTheLoginWithTheProvidersError() throws {
+    @Test func aBrowserThatArrivesInTimeGetsThePushedRequestALateOneANewPush() throws {
+        transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"\#(Self.requestURI)","expires_in":60}"#)
+        var events: [FlowDriver.Event] = []
+        _ = try login(events: &events)
+        #expect(transport.requests(to: Self.parEndpoint).count == 1)
+        #expect(queryParameters(of: try #require(receiver.startLocation))["request_uri"] == Self.requestURI)
+
+        let late = PushedAuthorizationTests()
+        late.transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"urn:ietf:params:oauth:request_uri:first","expires_in":60}"#)
+        late.transport.on(.post, Self.parEndpoint, status: 201, json: #"{"request_uri":"urn:ietf:params:oauth:request_uri:second","expires_in":60}"#)
+        late.receiver.openedURL = { [opener = late.opener, receiver = late.receiver, sleeper = late.sleeper] in
+            sleeper.advance(51)  // the person came back after 51 s: 9 s of the first request_uri's life are left
+            return opener.opened.last.map { receiver.follow($0) } ?? ""
+        }
+        late.receiver.script = [{ _ in ["code": "c-1", "iss": Fixtures.issuer, "state": ""] }]
+        _ = try? late.login(events: &events)
+        #expect(late.transport.requests(to: Self.parEndpoint).count == 2)
+        #expect(queryParameters(of: try #require(late.receiver.startLocation))["request_uri"] == "urn:ietf:params:oauth:request_uri:second")
+    }
+
+    @Test func aRefusedPushEndsTheLoginBeforeTheBrowserOpens() throws {
         transport.on(.post, Self.parEndpoint, status: 400, json: #"{"error":"invalid_request","error_description":"no PAR today"}"#)
         var events: [FlowDriver.Event] = []
         let error = try #require(throws: KCAuthError.self) { try login(events: &events) }
         #expect(error.code == .provider && error.oauthError == .invalidRequest)
         #expect(error.message.contains("pushing the authorization request failed") && error.message.contains("invalid_request"))
+        #expect(error.remedy == .checkClientOrSkipPushedAuthorization, "its words name neither the client nor the redirect URI")
+        #expect(opener.opened.isEmpty && receiver.pages.isEmpty)
         #expect(transport.requests(to: Fixtures.tokenEndpoint).isEmpty)
+    }
+
+    @Test func aPushRefusedForTheClientOrTheRedirectURINamesThatSetting() throws {
+        transport.on(.post, Self.parEndpoint, status: 401, json: #"{"error":"invalid_client","error_description":"Invalid client or Invalid client credentials"}"#)
+        var events: [FlowDriver.Event] = []
+        let client = try #require(throws: KCAuthError.self) { try login(events: &events) }
+        guard case .checkClientOrRedirectURI(let refused)? = client.remedy else { Issue.record("\(String(describing: client.remedy))"); return }
+        #expect(refused.suspect == .clientID && refused.clientID == "kcauth")
+
+        let redirect = PushedAuthorizationTests()
+        redirect.transport.on(.post, Self.parEndpoint, status: 400, json: #"{"error":"invalid_request","error_description":"Invalid parameter: redirect_uri"}"#)
+        let error = try #require(throws: KCAuthError.self) { try redirect.login(events: &events) }
+        guard case .checkClientOrRedirectURI(let refusal)? = error.remedy else { Issue.record("\(String(describing: error.remedy))"); return }
+        #expect(refusal == RefusedAuthorization(suspect: .redirectURI, clientID: "kcauth", redirectURI: "http://127.0.0.1/callback",
+                                                anyPortAccepted: true, fixedPortMayHelp: false))
+        #expect(redirect.opener.opened.isEmpty)
+    }
+
+    @Test func alwaysWhereKeycloaksPathHasNothingFailsBeforeTheBrowserNamingAutoAndNever() throws {
+        let plain = Fixtures.discovery.split(separator: "\n").filter { !$0.contains("pushed_authorization_request_endpoint") }.joined(separator: "\n")
+        transport.replace(.get, Fixtures.issuer + "/.well-known/openid-configuration", json: plain)
+        // Keycloak's own "not found" is JSON, which must not read as the provider refusing the push.
+        transport.on(.post, Self.parEndpoint, status: 404, json: #"{"error":"Unable to find matching target resource method"}"#)
+        var events: [FlowDriver.Event] = []
+        let error = try #require(throws: KCAuthError.self) { try login(par: .always, events: &events) }
+        #expect(error.code == .configuration && error.remedy == .signInWithPAR([.auto, .never]))
+        #expect(error.message.contains("Keycloak's PAR path answered HTTP 404"))
+        #expect(opener.opened.isEmpty && !events.contains { if case .authorizationURL = $0 { true } else { false } })
     }
 
     @Test func withoutABrowserThePushHappensBeforeTheURLIsShown() throws {

@@ -9,6 +9,9 @@ import secrets
 from dataclasses import dataclass, field
 
 REALM = "demo"
+# Where the realm is mounted: Keycloak's `realms/demo`, or another path for a provider kcauth must
+# not take for Keycloak (one that compares redirect URIs exactly, with exact_redirect_uris).
+ISSUER_PATH = (os.environ.get("PROVIDER_ISSUER_PATH") or f"realms/{REALM}").strip("/")
 
 # Test fault switches (PROVIDER_FAULT, comma-separated). Each one breaks one thing a careful
 # client must notice. Described in Tests/Provider/README.md.
@@ -113,7 +116,7 @@ class Config:
 
     @property
     def issuer(self):
-        return f"{self.origin}/realms/{REALM}"
+        return f"{self.origin}/{ISSUER_PATH}"
 
     @property
     def token_endpoint(self):

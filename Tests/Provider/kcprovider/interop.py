@@ -57,16 +57,12 @@ def refresh_error(request):
 def authorization_shortcut(request):
     """What the authorization endpoint answers instead of a login page, or None.
 
-    exact_redirect_uris: the registered URIs have no port, so a loopback redirect_uri with one is
-    refused the way Keycloak refuses an unregistered URI: an error page, nothing sent back.
+    (exact_redirect_uris is checked before the login page, with the client: views.py.)
     authorization_error: redirect straight back with that error (e.g. consent_required, as a
     provider answers when consent was refused or cannot be asked for).
     """
     redirect_uri = request.GET.get("redirect_uri", "")
     parts = urlsplit(redirect_uri)
-    if CONFIG.exact_redirect_uris and parts.port is not None:
-        return http.HttpResponseBadRequest(
-            "<html><body><h1>We are sorry...</h1><p>Invalid parameter: redirect_uri</p></body></html>")
     if CONFIG.authorization_error and parts.scheme == "http" and parts.hostname in ("127.0.0.1", "::1"):
         query = {"error": CONFIG.authorization_error, "error_description": "The user did not grant the request"}
         if "state" in request.GET:

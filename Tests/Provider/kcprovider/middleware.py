@@ -52,6 +52,8 @@ class RequestLogMiddleware:
             entry["auth_params"] = {k: v for k, v in request.GET.items() if k not in AUTH_PARAMS_NOT_LOGGED}
             # The names in the browser's URL (for PAR: client_id and request_uri only).
             entry["query_keys"] = query_keys
+            # Who asked: a browser, or a client checking the request before it opens one.
+            entry["user_agent"] = request.META.get("HTTP_USER_AGENT", "")[:60]
         if response.status_code >= 400 and response.get("Content-Type", "").startswith("application/json"):
             try:
                 entry["error"] = json.loads(response.content).get("error")

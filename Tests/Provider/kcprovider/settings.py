@@ -9,7 +9,7 @@ import os
 import secrets
 from pathlib import Path
 
-from .config import CONFIG, keycloak_user_code
+from .config import CONFIG, ISSUER_PATH, keycloak_user_code
 
 BASE_DIR = Path(__file__).resolve().parent
 DATA_DIR = Path(CONFIG.data_dir)
@@ -75,7 +75,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AUTH_PASSWORD_VALIDATORS = []
 
-LOGIN_URL = "/realms/demo/login"
+LOGIN_URL = f"/{ISSUER_PATH}/login"
 SESSION_COOKIE_NAME = "KEYCLOAK_SESSION"
 # A fresh browser session per scripted user: nothing needs to outlive the test run.
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True

@@ -9,7 +9,7 @@ from django.urls import include, path, re_path
 from oauth2_provider import views as dot
 
 from . import par, views
-from .config import REALM
+from .config import ISSUER_PATH
 
 OIDC = "protocol/openid-connect"
 
@@ -37,6 +37,6 @@ realm_patterns = [
 ]
 
 urlpatterns = [
-    path(f"realms/{REALM}/", include((realm_patterns, "oauth2_provider"))),
-    path(f"realms/{REALM}/login", views.KeycloakLoginView.as_view(), name="login"),
+    path(f"{ISSUER_PATH}/", include((realm_patterns, "oauth2_provider"))),
+    path(f"{ISSUER_PATH}/login", views.KeycloakLoginView.as_view(), name="login"),
 ]

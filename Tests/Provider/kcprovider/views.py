@@ -10,12 +10,14 @@ import json
 import os
 import threading
 import time
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django import http
 from django.http import QueryDict
 from django.contrib.auth.views import LoginView
 from django.utils.decorators import method_decorator
+from django.utils.html import escape
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from oauth2_provider import views as dot
 from oauth2_provider.models import get_application_model, get_device_grant_model, get_refresh_token_model
@@ -105,8 +107,10 @@ class AuthorizationView(dot.AuthorizationView):
             if refusal is not None:
                 return refusal
             request._par = (request.GET["request_uri"], params)
-        elif request.method == "GET" and par.required():
-            refusal = par_required_refusal(request)
+        elif request.method == "GET":
+            refusal = client_and_redirect_refusal(request)
+            if refusal is None and par.required():
+                refusal = par_required_refusal(request)
             if refusal is not None:
                 return refusal
         return super().dispatch(request, *args, **kwargs)
@@ -132,6 +136,37 @@ class AuthorizationView(dot.AuthorizationView):
         elif CONFIG.fault("missing-iss-on-callback"):
             iss = None
         return super().redirect(_with_iss(redirect_to, iss), application)
+
+
+def keycloak_error_page(message):
+    """Keycloak's error page (error.ftl): 400, the message in #kc-error-message, nothing sent back."""
+    return http.HttpResponseBadRequest(
+        '<!DOCTYPE html><html><head><title>Sign in to demo</title></head><body>'
+        '<div id="kc-header">demo</div><h1 id="kc-page-title">We are sorry...</h1>'
+        f'<div id="kc-error-message"><p class="instruction">{escape(message)}</p></div></body></html>',
+        content_type="text/html; charset=utf-8")
+
+
+def client_and_redirect_refusal(request):
+    """Keycloak checks the client and the redirect URI of an authorization request before anything
+    else, signed in or not (AuthorizationEndpointChecker; keycloak-26 §i): an unknown client or a
+    redirect URI the client does not allow gets an error page with 400, and no redirect. Stock DOT
+    sends everyone to its login page first and says so only after a login."""
+    client_id = request.GET.get("client_id")
+    if not client_id:
+        return keycloak_error_page("Missing parameter: client_id")
+    application = get_application_model().objects.filter(client_id=client_id).first()
+    if application is None:
+        return keycloak_error_page("Client not found.")
+    redirect_uri = request.GET.get("redirect_uri")
+    if redirect_uri is None:
+        return None  # DOT's rules for an absent redirect_uri
+    # exact_redirect_uris: the registered URIs have no port, so a loopback redirect_uri with one
+    # is refused, as a provider that compares redirect URIs exactly does.
+    exact_refusal = CONFIG.exact_redirect_uris and urlsplit(redirect_uri).port is not None
+    if exact_refusal or not application.redirect_uri_allowed(redirect_uri):
+        return keycloak_error_page("Invalid parameter: redirect_uri")
+    return None
 
 
 def par_required_refusal(request):
@@ -166,12 +201,16 @@ def _s256(verifier):
 
 
 class DeviceState:
-    """In-process state of the device grant shims: PKCE challenges and poll times.
+    """State of the device grant shims: PKCE challenges, redeemed codes and poll times.
 
-    It lives in memory, which is why the provider runs a single gunicorn worker.
+    The challenges and the redeemed codes are kept with the database in the data directory
+    (device-state.json), so that a device code outlives a restart of the provider as its database
+    row does (a stopped-and-restarted provider is a network blip to a polling client); the poll
+    times live in memory, which is why the provider runs a single gunicorn worker.
     """
 
     lock = threading.Lock()
+    path = Path(CONFIG.data_dir) / "device-state.json"
     challenges = {}  # device_code -> (code_challenge, code_challenge_method)
     last_poll = {}  # device_code -> time.monotonic() of the previous poll
     # Redeemed codes. The database row stays (the user's status page still shows it), but a
@@ -179,9 +218,29 @@ class DeviceState:
     redeemed = set()
 
     @classmethod
+    def load(cls):
+        try:
+            saved = json.loads(cls.path.read_text())
+        except (FileNotFoundError, ValueError):
+            return
+        cls.challenges = {code: tuple(pair) for code, pair in saved.get("challenges", {}).items()}
+        cls.redeemed = set(saved.get("redeemed", []))
+
+    @classmethod
+    def save(cls):
+        """Under `lock`: written whole and renamed into place."""
+        temporary = cls.path.with_suffix(".tmp")
+        temporary.write_text(json.dumps({"challenges": cls.challenges, "redeemed": sorted(cls.redeemed)}))
+        os.replace(temporary, cls.path)
+
+    @classmethod
     def forget(cls, device_code):
         cls.challenges.pop(device_code, None)
         cls.last_poll.pop(device_code, None)
+        cls.save()
+
+
+DeviceState.load()
 
 
 def note_held_refresh():
@@ -283,8 +342,8 @@ class TokenView(dot.TokenView):
             url, headers, body, status = self.create_token_response(request)
             if status == 200:
                 # Single use, as in Keycloak: a second redemption is an unknown code.
-                DeviceState.forget(device_code)
                 DeviceState.redeemed.add(device_code)
+                DeviceState.forget(device_code)
         response = http.HttpResponse(body, status=status, content_type="application/json")
         for k, v in headers.items():
             response[k] = v
@@ -360,6 +419,7 @@ class DeviceAuthorizationView(dot.DeviceAuthorizationView):
             device_code = json.loads(response.content)["device_code"]
             with DeviceState.lock:
                 DeviceState.challenges[device_code] = (challenge, method)
+                DeviceState.save()
         return response
 
 

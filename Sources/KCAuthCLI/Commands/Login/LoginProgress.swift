@@ -45,9 +45,9 @@ final class LoginProgress: @unchecked Sendable {
             endStatusLine()
             openBrowser = false  // a URL shown from now on is one to open by hand
             console.err(Self.sentence(MessageWords.message(error)) + "; open the sign-in URL yourself.\n")
-        case .waiting(let redirectURI, let timeout):
+        case .waiting(let redirectURI, let timeout, let fixedPortMayHelp):
             console.err("Waiting for the sign-in response on \(redirectURI) (up to \(Int(timeout)) s)…\n"
-                        + RemedyWords.fixedPortWhileWaiting + "\n")
+                        + (fixedPortMayHelp ? RemedyWords.fixedPortWhileWaiting + "\n" : ""))
         case .countdown(let remaining):
             showCountdown("Waiting for the browser…", remaining: remaining, stop: "Ctrl-C to cancel")
         case .pastePrompt:
@@ -75,6 +75,13 @@ final class LoginProgress: @unchecked Sendable {
         case .devicePolling(.slowedDown(let interval)):
             endStatusLine()
             console.err("The provider asked kcauth to poll more slowly: every \(Int(interval)) s from now on.\n")
+        case .devicePolling(.unreachable(let failure)):
+            endStatusLine()
+            console.err("The provider cannot be reached (\(Sanitize.oneLine(MessageWords.message(failure), limit: 300))); "
+                        + "kcauth keeps trying until the code expires.\n")
+        case .devicePolling(.reachable):
+            endStatusLine()
+            console.err("The provider answers again; still waiting for the sign-in to be approved.\n")
         case .received:
             endStatusLine()
         }
