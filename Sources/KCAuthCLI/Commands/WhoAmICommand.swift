@@ -25,11 +25,13 @@ enum WhoAmICommand: Command {
         if try ForwardedSession.whoami(command, services, userinfo: command.flag(userinfo)) { return }
         let profile = try services.resolve(command)
         let identity = try services.context.whoAmI(profile).run(profile: profile.name, userinfo: command.flag(userinfo))
+        // A platform's assertion is fetched now, as a token request would, to show what it says.
+        let assertion = services.context.assertionPreview(profile)
         let now = services.context.clock.instant
         switch SessionOutput(command) {
         case .text: services.console.out(WhoAmIOutput.text(identity, now: now, clientAuth: profile.clientAuth.value,
-                                                                        selectedBy: ProfileOrigin.words(profile.profile)))
-        case .json: services.console.out(WhoAmIOutput.json(identity, now: now, clientAuth: profile.clientAuth.value))
+                                                                        selectedBy: ProfileOrigin.words(profile.profile), assertion: assertion))
+        case .json: services.console.out(WhoAmIOutput.json(identity, now: now, clientAuth: profile.clientAuth.value, assertion: assertion))
         }
     }
 }
