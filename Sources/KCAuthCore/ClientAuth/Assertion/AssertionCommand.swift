@@ -36,7 +36,12 @@ public struct AssertionCommand: Sendable {
             guard let text = String(validating: output, as: UTF8.self) else {
                 throw KCAuthError(.configuration, "the client assertion command \(program) printed something that is not UTF-8 text")
             }
-            return RedactedSecret(text.trimmingWhitespace(), label: "client_assertion")
+            // Blanks and line breaks around it (a program's `echo`) are not part of it.
+            var scalars = Substring(text).unicodeScalars
+            let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+            while let first = scalars.first, blank(first) { scalars.removeFirst() }
+            while let last = scalars.last, blank(last) { scalars.removeLast() }
+            return RedactedSecret(String(scalars), label: "client_assertion")
         }
     }
 }
