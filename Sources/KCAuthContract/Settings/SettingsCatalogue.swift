@@ -96,11 +96,11 @@ public enum SettingsCatalogue {
         optionHelp: "Short for --client-assertion-from file:FILE (or set \(clientAssertionEnv.environment!))") }
     public static var clientAssertionFrom: SettingRow { SettingRow(
         key: "client_assertion_from", flag: "--client-assertion-from", check: .clientAssertionSource,
-        summary: "where a platform's signed client assertion comes from, fetched again for each token request: "
-            + ChoiceWords.or(AssertionSource.forms),
+        summary: "where a platform's signed client assertion comes from, fetched again for each token request "
+            + "(\(ChoiceWords.or(AssertionSource.forms)))",
         optionValue: "SOURCE",
         optionHelp: "Authenticate the client with a platform's signed assertion (federated client authentication), "
-            + "fetched again for each token request: \(ChoiceWords.or(AssertionSource.forms))") }
+            + "fetched again for each token request (\(ChoiceWords.or(AssertionSource.forms)))") }
     public static var clientAssertionAudience: SettingRow { SettingRow(
         key: "client_assertion_audience", flag: "--client-assertion-audience",
         summary: "the aud asked of github-actions (and given to a command: source); default the provider's issuer",

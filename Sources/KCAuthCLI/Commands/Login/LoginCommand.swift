@@ -47,7 +47,7 @@ enum LoginCommand: Command {
             "kcauth login --device --qr   # sign in on your phone",
             "kcauth login --storage memory -o raw   # CI: print the token, keep nothing",
             "kcauth login --client-credentials --storage memory -o raw   # CI, a secret",
-            "kcauth login --client-credentials --client-assertion-from github-actions --storage file   # CI, no secret",
+            "kcauth login --client-credentials --client-assertion-from github-actions",
             "kcauth login --idp-hint github --ui-locales de   # kept for the profile",
             "kcauth login --dpop   # tokens bound to a key of the session (RFC 9449)",
         ])
