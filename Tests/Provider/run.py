@@ -79,6 +79,12 @@ class Options:
     par_advertised: bool = True  # False: discovery does not list the endpoint (for --par always)
     par_lifetime: int = 60  # seconds a request_uri lives (Keycloak's default)
     par_error: str = ""  # every push is refused with 400 and this error
+    # Keycloak's federated client authentication (kcprovider/federation.py): the issuer the
+    # clients kcauth-ci and kcauth-ci-spiffe trust (a live one: its JWKS is fetched), and their
+    # federated subjects ("": the defaults in kcprovider/config.py).
+    ci_issuer: str = ""
+    ci_subject: str = ""
+    ci_spiffe_subject: str = ""
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -112,6 +118,9 @@ class Options:
             "PROVIDER_PAR_ADVERTISED": "1" if self.par_advertised else "0",
             "PROVIDER_PAR_LIFETIME": str(self.par_lifetime),
             "PROVIDER_PAR_ERROR": self.par_error,
+            "PROVIDER_CI_ISSUER": self.ci_issuer,
+            "PROVIDER_CI_SUBJECT": self.ci_subject,
+            "PROVIDER_CI_SPIFFE_SUBJECT": self.ci_spiffe_subject,
         }
 
 
