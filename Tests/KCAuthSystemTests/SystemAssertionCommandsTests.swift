@@ -31,6 +31,15 @@ struct SystemAssertionCommandsTests {
         #expect(Date().timeIntervalSince(start) < 5)
     }
 
+    /// Something it leaves running in the background holds its stdout and stderr: its exit is
+    /// what counts, not the pipes' end.
+    @Test func aProgramThatLeavesAChildBehindIsDoneWhenItExits() throws {
+        let start = Date()
+        let outcome = try runner.run(["sh", "-c", "sleep 3 & echo $! > /dev/null; printf token"], environment: [:], seconds: 10, limit: 1024)
+        #expect(outcome == .exited(status: 0, output: Array("token".utf8)))
+        #expect(Date().timeIntervalSince(start) < 2.5)
+    }
+
     @Test func tooMuchOutputStopsIt() throws {
         #expect(try runner.run(["yes"], environment: [:], seconds: 5, limit: 4096) == .outputTooLarge)
     }

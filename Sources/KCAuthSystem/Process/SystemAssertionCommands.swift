@@ -5,9 +5,11 @@ import KCAuthCore
 
 /// Runs a `command:` client assertion source's program (``AssertionCommandRunner``): found on
 /// the environment's `PATH`, started without a shell, with stdin on /dev/null (kcauth's own
-/// stdin may be a git or docker request), stderr shared with kcauth (its words reach the
-/// person), stdout captured. A program that is still running at the deadline, or prints more
-/// than the limit, is killed and reaped.
+/// stdin may be a git or docker request). Its stdout is captured; its stderr goes through a pipe
+/// of kcauth's own and is copied to kcauth's stderr as it comes, so that the person sees it while
+/// no process the program leaves behind holds kcauth's stderr open (a caller reading kcauth's
+/// pipes, git or kubectl, waits for every writer to close them). A program still running at the
+/// deadline, or printing more than the limit, is killed and reaped.
 public struct SystemAssertionCommands: AssertionCommandRunner {
     private let environment: [String: String]
 
@@ -20,14 +22,19 @@ public struct SystemAssertionCommands: AssertionCommandRunner {
         guard let program = BrowserOpener.resolve(argv[0], path: environment["PATH"] ?? "/usr/bin:/bin") else {
             throw KCAuthError(.configuration, "cannot start the client assertion command \(argv[0]): not found on PATH")
         }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw KCAuthError(.internal, "cannot create a pipe for the client assertion command") }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+        guard pipe(&out) == 0 else { throw KCAuthError(.internal, "cannot create a pipe for the client assertion command") }
+        guard pipe(&err) == 0 else {
+            close(out[0]); close(out[1])
+            throw KCAuthError(.internal, "cannot create a pipe for the client assertion command")
+        }
+        for fd in out + err { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -37,23 +44,24 @@ public struct SystemAssertionCommands: AssertionCommandRunner {
         defer { for p in cArgv + cEnv { free(p) } }
         var pid = pid_t()
         let result = posix_spawn(&pid, program, &actions, &attributes, cArgv, cEnv)
-        close(fds[1])
+        close(out[1])
+        close(err[1])
+        defer { close(out[0]); close(err[0]) }
         guard result == 0 else {
-            close(fds[0])
             throw KCAuthError(.configuration, "cannot start the client assertion command \(argv[0]): \(String(cString: strerror(result)))")
         }
         let deadline = ForwardSocket.monotonic() + seconds
-        let output = Self.read(fds[0], limit: limit, deadline: deadline)
-        close(fds[0])
-        switch output {
+        switch Self.collect(pid, stdout: out[0], stderr: err[0], limit: limit, deadline: deadline) {
         case .timedOut:
             Self.kill(pid)
             return .timedOut
         case .tooLarge:
             Self.kill(pid)
             return .outputTooLarge
-        case .bytes(let bytes):
-            // stdout is closed; the program may still be finishing.
+        case .exited(let status, let bytes):
+            return .exited(status: status, output: bytes)
+        case .closed(let bytes):
+            // Both pipes are closed; the program may still be finishing.
             guard let status = Self.wait(pid, until: deadline) else {
                 Self.kill(pid)
                 return .timedOut
@@ -62,25 +70,45 @@ public struct SystemAssertionCommands: AssertionCommandRunner {
         }
     }
 
-    private enum Output { case bytes([UInt8]), timedOut, tooLarge }
+    private enum Output { case exited(Int32, [UInt8]), closed([UInt8]), timedOut, tooLarge }
 
-    /// Everything on `fd` until it is closed, at most `limit` bytes, before `deadline`.
-    private static func read(_ fd: Int32, limit: Int, deadline: Double) -> Output {
+    /// Everything on `stdout` (at most `limit` bytes), and `stderr` copied to kcauth's, until
+    /// both are closed or the program has exited and left nothing more to read (something it
+    /// started in the background may keep them open), before `deadline`.
+    private static func collect(_ pid: pid_t, stdout: Int32, stderr: Int32, limit: Int, deadline: Double) -> Output {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        var open = [stdout, stderr]
+        var exited: Int32?
+        while !open.isEmpty {
             let left = deadline - ForwardSocket.monotonic()
             guard left > 0 else { return .timedOut }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(min(left, 3600) * 1000) + 1)
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            // Short waits: whether the program has exited is asked between them.
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(left, 0.05) * 1000) + 1)
             if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { if ready == 0 { continue } else { return .bytes(bytes) } }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { return .bytes(bytes) }
-            bytes += buffer[..<n]
-            if bytes.count > limit { return .tooLarge }
+            if ready <= 0 {
+                if let exited { return .exited(exited, bytes) }
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { exited = ChildProcess.shellStatus(status) }
+                continue
+            }
+            for p in fds where p.revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { Glibc.read(p.fd, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 {
+                    open.removeAll { $0 == p.fd }
+                } else if p.fd == stdout {
+                    bytes += buffer[..<n]
+                    if bytes.count > limit { return .tooLarge }
+                } else {
+                    // Its words, as they come; a closed stderr of kcauth's loses them, nothing else.
+                    _ = buffer.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, n) }
+                }
+            }
         }
+        if let exited { return .exited(exited, bytes) }
+        return .closed(bytes)
     }
 
     /// The exit status as a shell gives it, or nil if it still runs at `deadline`.
