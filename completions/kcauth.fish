@@ -120,7 +120,7 @@ complete -c kcauth -n '__kcauth_using login' -l client-key-alg -x -a 'RS256 RS38
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-from -x -d 'Authenticate the client with a platform\'s signed assertion (federated client authentication), fetched again for each token request (github-actions, env:NAME, file:PATH or command:PROGRAM ARG...)'
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-file -r -F -d 'Short for --client-assertion-from file:FILE (or set KCAUTH_CLIENT_ASSERTION)'
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-audience -x -d 'The audience (aud) to ask the platform for (default: the provider\'s issuer, what Keycloak checks)'
-complete -c kcauth -n '__kcauth_using login' -l client-assertion-type -x -a 'jwt-bearer spiffe' -d 'Send the platform\'s assertion as jwt-bearer (RFC 7523, the default) or spiffe (a SPIFFE JWT-SVID, Keycloak\'s jwt-spiffe)'
+complete -c kcauth -n '__kcauth_using login' -l client-assertion-type -x -a 'jwt-bearer spiffe' -d 'What the platform\'s assertion is sent as (default jwt-bearer, RFC 7523; spiffe: a SPIFFE JWT-SVID, Keycloak\'s jwt-spiffe)'
 complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'

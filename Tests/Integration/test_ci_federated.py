@@ -466,3 +466,19 @@ def test_whoami_and_doctor_show_the_source_and_a_fresh_assertions_claims(start_p
         assert platform.request_token not in r.stdout + r.stderr
         assert not any(v in r.stdout + r.stderr for v in platform.values)
     assert len(provider.token_requests(CC)) == 1, "showing an assertion asks the provider for nothing"
+
+
+def test_the_keyring_holds_the_session_and_nothing_of_the_platform(start_provider, platform, kcauth, keyring, tmp_path):
+    provider = start_provider(ci_issuer=platform.url, access_token_lifetime=60)
+    env = platform.job_env()
+    r = kcauth("login", "--client-credentials", "--client-assertion-from", "github-actions", "--issuer", provider.issuer,
+               "--client-id", CLIENT, env=env)
+    assert r.returncode == 0, r
+    assert kcauth("token", "--min-valid", "90", env=env).returncode == 0  # a renewal, with a second ID token
+    stored = keyring.secret_tool("lookup", "profile", "default").stdout
+    state = json.loads(stored)
+    assert state["grant_type"] == "client_credentials" and "refresh_token" not in state
+    assert len(platform.values) == 2
+    for secret in [platform.request_token, *platform.values]:
+        assert secret not in stored
+    nothing_written_holds(kcauth, tmp_path, platform.request_token, *platform.values)

@@ -111,8 +111,8 @@ public enum SettingsCatalogue {
         summary: "\(ChoiceWords.or(ChoiceWords.words(ClientAssertionType.self))): what the platform's assertion is sent as "
             + "(default \(ClientAssertionType.jwtBearer.rawValue))",
         optionValue: "TYPE",
-        optionHelp: "Send the platform's assertion as \(ClientAssertionType.jwtBearer.rawValue) (RFC 7523, the default) "
-            + "or \(ClientAssertionType.spiffe.rawValue) (a SPIFFE JWT-SVID, Keycloak's jwt-spiffe)") }
+        optionHelp: "What the platform's assertion is sent as (default \(ClientAssertionType.jwtBearer.rawValue), RFC 7523; "
+            + "\(ClientAssertionType.spiffe.rawValue): a SPIFFE JWT-SVID, Keycloak's jwt-spiffe)") }
     /// Also a global key (before the first section): the profile's value wins.
     public static var signInNotification: SettingRow { SettingRow(
         key: "sign_in_notification", remembered: false, check: .switchOff,
