@@ -30,13 +30,14 @@ public struct GitHubActionsIDToken: Sendable {
     /// without a JWT. Every one is exit 1: no sign-in fixes them.
     public func fetch(audience: String) throws -> RedactedSecret {
         guard let url = reader.environmentValue(Self.urlVariable).flatMap({ $0.isEmpty ? nil : $0 }),
-              let token = reader.environmentValue(Self.tokenVariable).flatMap({ $0.isEmpty ? nil : $0 }) else {
+              let token = reader.environmentValue(Self.tokenVariable).flatMap({ $0.isEmpty ? nil : RedactedSecret($0, label: "request_token") })
+        else {
             throw KCAuthError(.configuration, "GitHub Actions gives this job no ID token: $\(Self.urlVariable) and $\(Self.tokenVariable) are not set",
                               remedy: .grantIDTokenPermission)
         }
         let host = try Self.allowedHost(url)
         let request = HTTPRequest(method: .get, url: url + (url.contains("?") ? "&" : "?") + "audience=" + FormEncoding.escape(audience),
-                                  headers: [("Authorization", "bearer " + token), ("Accept", "application/json")])
+                                  headers: [("Authorization", "bearer " + token.value), ("Accept", "application/json")])
         let response: HTTPResponse
         do {
             response = try transport.send(request)
