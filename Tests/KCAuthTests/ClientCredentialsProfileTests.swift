@@ -79,7 +79,12 @@ import KCAuthTestSupport
     @Test func anAudienceGoesWithASourceThatIsAskedForOne() throws {
         var flags = LoginSettingsFlags()
         flags.clientAssertionAudience = "https://sso.example.test/realms/ci"
-        #expect(throws: KCAuthError.self) { try resolve("[default]\nclient_assertion_from = github-actions\n", flags) }
+        // The profile's source takes a new audience; a secret takes none.
+        let saved = try resolve("[default]\nclient_assertion_from = github-actions\nclient_assertion_type = spiffe\n", flags).clientAuth
+        #expect(saved.value == .clientAssertion(PlatformAssertion(.githubActions, audience: "https://sso.example.test/realms/ci", type: .spiffe)))
+        #expect(saved.origin == .option("client_assertion_audience"))
+        #expect(throws: KCAuthError.self) { try resolve("[default]\nclient_secret_env = KCAUTH_CLIENT_SECRET\n", flags) }
+        #expect(throws: KCAuthError.self) { try resolve("", flags) }
         flags.clientAssertionFrom = .file("/t")
         let error = try #require(throws: KCAuthError.self) { try resolve("", flags) }
         #expect(error.code == .usage && error.message.contains("comes with the audience the platform gave it"))

@@ -43,7 +43,27 @@ extension SettingsResolver {
         return Setting(.no, .default)
     }
 
+    /// The client's authentication, with an assertion's audience and type given in this login
+    /// applied to the assertion chosen (given now, or the profile's).
     private func clientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {
+        let chosen = try chosenClientAuth(f, saved: saved)
+        guard f.clientAssertionAudience != nil || f.clientAssertionType != nil else { return chosen }
+        guard case .clientAssertion(var assertion) = chosen.value else {
+            throw KCAuthError(.usage, "a client assertion's audience and type go with its source: name one for this login ("
+                              + ChoiceWords.or(AssertionSource.forms) + ")")
+        }
+        if f.clientAssertionAudience != nil, !assertion.takesAudience {
+            throw KCAuthError(.usage, "an assertion read from \(PlatformAssertion(assertion.source)) comes with the audience the platform "
+                              + "gave it; only \(AssertionSource.githubActionsWord) and command: sources are asked for one")
+        }
+        guard chosen.source == .profile else { return chosen }   // given now: made with them
+        assertion.audience = f.clientAssertionAudience ?? assertion.audience
+        assertion.type = f.clientAssertionType ?? assertion.type
+        let row = f.clientAssertionAudience != nil ? SettingsCatalogue.clientAssertionAudience : SettingsCatalogue.clientAssertionType
+        return Setting(.clientAssertion(assertion), .flag, origin: .option(row.name))
+    }
+
+    private func chosenClientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {
         // The command line says which of its options clash before it gets here.
         if f.clientKey == nil, f.clientKeyID != nil || f.clientKeyAlgorithm != nil {
             throw KCAuthError(.usage, "a client key id and algorithm go with a client key")
@@ -75,10 +95,6 @@ extension SettingsResolver {
         // Set means non-empty; the value itself is read only when a request needs it.
         let secret = environment.raw[Self.clientSecretVariable].map { !$0.isEmpty } ?? false
         let assertion = environment.raw[Self.clientAssertionVariable].map { !$0.isEmpty } ?? false
-        try checkAssertionCompanions(f, source: {
-            if case .clientAssertion(let a)? = given.first?.value { return a.source }
-            return given.isEmpty && assertion && !secret ? .environment(Self.clientAssertionVariable) : nil
-        }())
         if let flag = given.first { return flag }
         switch (secret, assertion) {
         case (true, true):
@@ -103,19 +119,5 @@ extension SettingsResolver {
 
     private func platformAssertion(_ source: AssertionSource, _ f: LoginSettingsFlags) -> PlatformAssertion {
         PlatformAssertion(source, audience: f.clientAssertionAudience, type: f.clientAssertionType ?? .jwtBearer)
-    }
-
-    /// An assertion's audience and type go with the assertion source given in the same login;
-    /// an audience only with a source that is asked for one (the others carry the platform's).
-    private func checkAssertionCompanions(_ f: LoginSettingsFlags, source: AssertionSource?) throws {
-        guard f.clientAssertionAudience != nil || f.clientAssertionType != nil else { return }
-        guard let source else {
-            throw KCAuthError(.usage, "a client assertion's audience and type go with its source: name one for this login ("
-                              + ChoiceWords.or(AssertionSource.forms) + ")")
-        }
-        if f.clientAssertionAudience != nil, !PlatformAssertion(source).takesAudience {
-            throw KCAuthError(.usage, "an assertion read from \(PlatformAssertion(source)) comes with the audience the platform gave it; "
-                              + "only \(AssertionSource.githubActionsWord) and command: sources are asked for one")
-        }
     }
 }
