@@ -57,9 +57,10 @@ def assertions_sent(provider):
 
 
 def nothing_written_holds(kcauth, tmp_path, *secrets):
-    """No file under the test's home, configuration or temp dir holds any of `secrets`."""
+    """No file under the test's home, configuration or temp dir holds any of `secrets` (but what
+    the test's own fake commands wrote: they see the job's environment, as in a real job)."""
     for path in Path(tmp_path).rglob("*"):
-        if path.is_file() and not path.is_symlink():
+        if path.is_file() and not path.is_symlink() and not path.name.startswith("terraform-saw"):
             data = path.read_bytes()
             for secret in secrets:
                 assert secret.encode() not in data, f"{path} holds a secret"
@@ -102,7 +103,8 @@ def fake_terraform(tmp_path):
     bin_dir.mkdir(exist_ok=True)
     saw = tmp_path / "terraform-saw"
     script = bin_dir / "terraform"
-    script.write_text(f"#!/bin/sh\nprintf '%s' \"$TF_VAR_access_token\" > {shlex.quote(str(saw))}\necho \"terraform $*\"\n")
+    script.write_text(f"#!/bin/sh\nprintf '%s' \"$TF_VAR_access_token\" > {shlex.quote(str(saw))}\n"
+                      f"env > {shlex.quote(str(saw))}.env\necho \"terraform $*\"\n")
     script.chmod(0o755)
     return {"PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/bin:/bin')}"}, saw
 
@@ -129,6 +131,8 @@ def test_the_github_actions_recipe_runs_as_written(start_provider, platform, kca
     assert apply.stdout == "terraform apply -auto-approve\n"
     claims = verified_claims(provider, saw.read_text())
     assert claims["azp"] == CLIENT and claims["preferred_username"] == f"service-account-{CLIENT}"
+    child_env = Path(f"{saw}.env").read_text()
+    assert not any(v in child_env for v in platform.values), "no assertion in the environment of exec's command"
 
     saved = profile_keys(kcauth)
     assert saved["client_assertion_from"] == "github-actions" and saved["grant"] == "client_credentials"
