@@ -369,6 +369,9 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--assertion-audience", choices=ASSERTION_AUDIENCES, default="token-endpoint-or-issuer",
                         help="the aud a client assertion must name (default: the token endpoint or the issuer)")
+    parser.add_argument("--ci-issuer", default="", metavar="URL",
+                        help="the issuer kcauth-ci and kcauth-ci-spiffe trust (federated client authentication)")
+    parser.add_argument("--ci-subject", default="", metavar="SUB", help="kcauth-ci's federated subject")
     args = parser.parse_args(argv)
 
     options = Options(
@@ -386,6 +389,8 @@ def main(argv=None):
         request_log=args.request_log,
         threads=args.threads,
         assertion_audience=args.assertion_audience,
+        ci_issuer=args.ci_issuer,
+        ci_subject=args.ci_subject,
     )
     # Ctrl-C or SIGTERM: stop gunicorn and clean up. SIGINT is set explicitly because a shell
     # starts background jobs with it ignored.

@@ -95,7 +95,7 @@ def _verified(assertion):
         header = token.jose_header
     except (JWException, ValueError, TypeError):
         raise Refused("Client assertion is not a signed JWT") from None
-    if header.get("alg") != "RS256" and header.get("alg") not in ("RS384", "RS512", "ES256", "PS256"):
+    if header.get("alg") not in ("RS256", "RS384", "RS512", "PS256", "ES256"):
         raise Refused(f"Client assertion algorithm {header.get('alg')!r} is not allowed")
     kid = header.get("kid")
     for refresh in (False, True):
