@@ -61,7 +61,7 @@ _kcauth() {
     # Per command: its flags, the flags that take a value, how many arguments it takes.
     local flags values max
     case $command in
-        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --dpop --dpop-mode --par --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --dpop-mode --par --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-file' max=0 ;;
+        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --dpop --dpop-mode --par --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-from --client-assertion-file --client-assertion-audience --client-assertion-type -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --dpop-mode --par --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-from --client-assertion-file --client-assertion-audience --client-assertion-type' max=0 ;;
         token) flags='--profile --min-valid -o --output --id-token --dpop-url --dpop-method -h --help' values='--profile --min-valid -o --output --dpop-url --dpop-method' max=0 ;;
         refresh) flags='--profile --scope -o --output --id-token -h --help' values='--profile --scope -o --output' max=0 ;;
         logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;
@@ -102,6 +102,7 @@ _kcauth() {
             'login --client-key') _kcauth_files ;;
             'login --client-key-alg') _kcauth_reply 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384' ;;
             'login --client-assertion-file') _kcauth_files ;;
+            'login --client-assertion-type') _kcauth_reply 'jwt-bearer spiffe' ;;
             'token --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'token -o' | 'token --output') _kcauth_reply 'raw header json env exec-credential curl headers-json' ;;
             'refresh --profile') _kcauth_reply "$(_kcauth_profiles)" ;;

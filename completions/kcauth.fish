@@ -118,7 +118,10 @@ complete -c kcauth -n '__kcauth_using login' -l client-secret -x -d 'Refused: a 
 complete -c kcauth -n '__kcauth_using login' -l client-key -r -F -d 'Sign a fresh client assertion with this PEM private key for each token request (private_key_jwt)'
 complete -c kcauth -n '__kcauth_using login' -l client-key-id -x -d 'The key id (kid) the provider knows the client key by'
 complete -c kcauth -n '__kcauth_using login' -l client-key-alg -x -a 'RS256 RS384 RS512 PS256 PS384 PS512 ES256 ES384' -d 'Signing algorithm for the client key (default: RS256 for RSA, ES256 for EC)'
-complete -c kcauth -n '__kcauth_using login' -l client-assertion-file -r -F -d 'Send the platform\'s signed assertion in this file, re-read for each request (or set KCAUTH_CLIENT_ASSERTION)'
+complete -c kcauth -n '__kcauth_using login' -l client-assertion-from -x -d 'Authenticate the client with a platform\'s signed assertion (federated client authentication), fetched again for each token request (github-actions, env:NAME, file:PATH or command:PROGRAM ARG...)'
+complete -c kcauth -n '__kcauth_using login' -l client-assertion-file -r -F -d 'Short for --client-assertion-from file:FILE (or set KCAUTH_CLIENT_ASSERTION)'
+complete -c kcauth -n '__kcauth_using login' -l client-assertion-audience -x -d 'The audience (aud) to ask the platform for (default: the provider\'s issuer, what Keycloak checks)'
+complete -c kcauth -n '__kcauth_using login' -l client-assertion-type -x -a 'jwt-bearer spiffe' -d 'What the platform\'s assertion is sent as (RFC 7523; spiffe: a SPIFFE JWT-SVID, Keycloak\'s jwt-spiffe)'
 complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'

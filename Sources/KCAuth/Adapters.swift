@@ -31,6 +31,8 @@ public struct Adapters: Sendable {
     /// Where a confidential client's secret, key or assertion is read (never argv): the
     /// environment and files.
     @RequiredAdapter("credentials") public var credentials: any CredentialReader
+    /// The programs a `command:` client assertion source names (never a shell).
+    @RequiredAdapter("assertionCommands") public var assertionCommands: any AssertionCommandRunner
     /// Standard input, for the first-run questions of `login`.
     @RequiredAdapter("terminal") public var terminal: any TerminalInput
     /// The cross-process sign-in lock of a store (one sign-in in flight per session); made on
@@ -140,6 +142,7 @@ public struct Adapters: Sendable {
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
         adapters.credentials = SystemCredentialReader(environment: environment)
+        adapters.assertionCommands = SystemAssertionCommands(environment: environment)
         adapters.terminal = TerminalQuestionInput()
         adapters.reminder = { DesktopReminder(environment: environment, body: reminderBody) }
         adapters.signInLock = { FileSignInLock(namespace: $0.rawValue) }

@@ -104,6 +104,14 @@ public final class KCAuthContext: Sendable {
 
     public func lock(for profile: ResolvedProfile) -> any ProfileLock { adapters.lock(profile.storage.value) }
 
+    /// Where a confidential client's credentials are fetched: variables and files, a CI
+    /// platform's ID-token service (the system's CAs: the provider's `ca_file` is the
+    /// provider's), a program; the last two made when first used.
+    public var credentialPorts: CredentialPorts {
+        CredentialPorts(reader: adapters.credentials, platform: { [adapters] in adapters.transport(nil) },
+                        commands: { [adapters] in adapters.assertionCommands })
+    }
+
     /// A memory session lives only inside one `login`: no runtime copy may stand in for it.
     func tokenCache(for kind: StorageKind) -> (any TokenCache)? { kind == .memory ? nil : adapters.tokenCache }
 
@@ -114,12 +122,14 @@ public final class KCAuthContext: Sendable {
         let clock = adapters.clock
         let caFile = profile.caFile?.value
         let clientAuth = profile.clientAuth.value
+        let issuer = profile.issuer?.value
         return TokenProvider(profile: profile.name, store: store(for: profile), clock: clock, lock: lock(for: profile),
                              cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
-                             refresher: { [adapters] in
-                                 // A confidential client's credentials are read only when a request needs them.
+                             refresher: { [adapters, credentialPorts] in
+                                 // A confidential client's credentials are read only when a request needs them
+                                 // (a platform's assertion when the request is sent, under the refresh lock).
                                  TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock,
-                                                authentication: try clientAuth.resolveWithoutDiscovery(reader: adapters.credentials),
+                                                authentication: try clientAuth.resolveWithoutDiscovery(credentialPorts, issuer: issuer),
                                                 random: adapters.random)
                              })
     }

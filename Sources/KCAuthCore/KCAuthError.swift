@@ -196,6 +196,18 @@ public struct KCAuthError: Error, Sendable, Equatable, CustomStringConvertible {
         /// A directory's profile file names a profile the configuration lacks: sign in to create
         /// it, or change the file.
         case createProfileOrChangeFile(profile: String, file: String)
+        // MARK: a platform's assertion (federated client authentication)
+        /// The CI job was given no ID token: grant the workflow the permission to ask for one.
+        case grantIDTokenPermission
+        /// The platform refused the request token: it belongs to a running job with that permission.
+        case renewIDTokenRequest
+        /// The platform's ID-token service failed or did not answer: try again.
+        case retryPlatformIDToken
+        /// The ID-token request URL is not the service's.
+        case checkIDTokenRequestURL
+        /// The provider refused the platform's assertion: compare its claims with the client's
+        /// federated client authentication settings.
+        case checkFederatedClient
     }
 
     public enum Problem: Sendable, Equatable {

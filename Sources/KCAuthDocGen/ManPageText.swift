@@ -78,7 +78,18 @@ enum ManPageText {
         """),
         .item("`KCAUTH_CLIENT_ASSERTION`", """
         A client assertion signed by the platform (a CI system's OIDC ID token), sent as \
-        `private_key_jwt` client authentication and read again for each token request.
+        `private_key_jwt` client authentication and read again for each token request \
+        (recorded as `client_assertion_from = env:KCAUTH_CLIENT_ASSERTION`).
+        """),
+        .item("`ACTIONS_ID_TOKEN_REQUEST_URL`, `ACTIONS_ID_TOKEN_REQUEST_TOKEN`", """
+        Set by GitHub Actions (and Forgejo and Gitea Actions) in a job with \
+        `permissions: id-token: write`: with `--client-assertion-from github-actions`, kcauth asks \
+        that service for a new ID token for every token request. The request token goes only \
+        into that request's Authorization header, over https.
+        """),
+        .item("`KCAUTH_CLIENT_ASSERTION_AUDIENCE`", """
+        Set by kcauth for the program of a `command:` client assertion source: the audience the \
+        provider expects (`--client-assertion-audience`, else the issuer).
         """),
         .item("`CI`", "`true`, `1` or `yes`: the automatic choice of flow is the device flow."),
         .item("`SSH_CONNECTION`, `SSH_TTY`", """
@@ -137,8 +148,9 @@ enum ManPageText {
         `ca_file`, `hosts` and `username` for the git and docker credential helpers, \
         \(stickyKeys), `grant`, and where a confidential client's \
         credential comes from (`client_secret_env`, `client_secret_file`, `client_auth_method`, \
-        `client_key`, `client_key_id`, `client_key_alg`, `client_assertion_env`, \
-        `client_assertion_file`), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
+        `client_key`, `client_key_id`, `client_key_alg`, `client_assertion_from`, \
+        `client_assertion_audience`, `client_assertion_type`; the older `client_assertion_env` and \
+        `client_assertion_file` are still read), never the credential. Lines starting with `#` or `;` are comments. kcauth changes only the lines it \
         writes, writes atomically (directory 0700, file 0600), and never rewrites a file it \
         cannot parse. A key kcauth does not read is never used: every command that reads the \
         file warns of it on standard error, naming the line and the key probably meant, and \

@@ -38,6 +38,8 @@ public final class FakeAdapters: @unchecked Sendable {
     /// A confidential client's secrets: the fake environment above (and whatever a test sets on
     /// it), and files in memory only.
     public let credentials = FakeCredentialReader()
+    /// The programs of `command:` client assertion sources: scripted, never started.
+    public let assertionCommands = ScriptedAssertionCommands()
     /// The desktop reminder of a caller that cannot sign in: recorded, never shown.
     public let reminder = RecordingReminder()
 
@@ -63,6 +65,7 @@ public final class FakeAdapters: @unchecked Sendable {
         var adapters = bareAdapters
         credentials.environment.merge(environment) { given, _ in given }
         adapters.credentials = credentials
+        adapters.assertionCommands = assertionCommands
         adapters.terminal = terminal
         adapters.standardInput = standardInput
         adapters.launcher = launcher

@@ -41,7 +41,8 @@ def method_setup(method, provider, tmp_path):
     if method == "assertion-file":
         token_file = tmp_path / "platform-token"
         token_file.write_text(platform_token(provider))
-        return "kcauth-federated", ["--client-assertion-file", str(token_file)], {}, {"client_assertion_file": str(token_file)}
+        # The short form of --client-assertion-from file:PATH, kept as client_assertion_from.
+        return "kcauth-federated", ["--client-assertion-file", str(token_file)], {}, {"client_assertion_from": f"file:{token_file}"}
     raise AssertionError(method)
 
 
@@ -111,7 +112,7 @@ def test_keyring_login_remembers_where_the_credential_comes_from_and_token_renew
     expected_method = {"basic": "client_secret_basic", "post": "client_secret_basic"}.get(method, "private_key_jwt")
     assert entry["client_auth"] == who["client_auth"] == expected_method, (entry, who)
     source = {"basic": "$KCAUTH_CLIENT_SECRET", "post": f"file {keys.get('client_secret_file')}",
-              "assertion-file": f"assertion from file {keys.get('client_assertion_file')}"}.get(method, f"key file {keys.get('client_key')}")
+              "assertion-file": f"assertion from file {keys.get('client_assertion_from', '')[len('file:'):]}"}.get(method, f"key file {keys.get('client_key')}")
     assert entry["client_auth_source"] == who["client_auth_source"] == source
     assert f"Client auth: {expected_method}" in kcauth("status", env=env).stdout
     assert who["has_refresh_token"] is False and who["state"] == "valid" and who["client_id"] == client_id

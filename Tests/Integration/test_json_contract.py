@@ -54,7 +54,8 @@ def test_every_documented_table_is_parsed():
     assert set(SCHEMAS) >= {"kcauth token -o json", "kcauth whoami -o json", "kcauth status -o json",
                             "kcauth status -o json: profiles[]", "kcauth profiles -o json",
                             "kcauth profiles -o json: profiles[]", "kcauth doctor -o json", "kcauth doctor -o json: checks[]"}
-    assert all(SCHEMAS[h].get("version") == (TYPES["number"],) for h in SCHEMAS if "[]" not in h), "every document has a version"
+    # A table of a nested object ("…: profiles[]", "…: client_assertion") is part of its document.
+    assert all(SCHEMAS[h].get("version") == (TYPES["number"],) for h in SCHEMAS if ": " not in h), "every document has a version"
 
 
 def test_token_refresh_and_login_outputs_follow_the_token_table(provider, kcauth):

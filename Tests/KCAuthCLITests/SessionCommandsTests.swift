@@ -163,7 +163,8 @@ import KCAuthTestSupport
     @Test func whoamiJSONHasTheDocumentedKeysInOrder() throws {
         let text = WhoAmIOutput.json(Self.identity, now: 1_000_000)
         let keys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.dropFirst(3).prefix { $0 != "\"" } }
-        #expect(keys == ["version", "profile", "issuer", "client_id", "client_auth", "client_auth_source", "subject", "preferred_username", "name", "email",
+        #expect(keys == ["version", "profile", "issuer", "client_id", "client_auth", "client_auth_source", "client_assertion", "subject",
+                         "preferred_username", "name", "email",
                          "realm_roles", "client_roles", "roles_source", "scopes", "state", "access_token_expires_at",
                          "access_token_expires_in", "has_refresh_token", "refresh_token_expires_at", "refresh_token_expires_in",
                          "storage", "dpop", "userinfo"])

@@ -76,7 +76,8 @@ struct ClientAuthenticationTests {
     @Test func thePlatformsAssertionIsReadAgainForEveryRequest() throws {
         let reader = FakeCredentialReader()
         reader.files["/var/run/secrets/tokens/kcauth"] = Array((Self.platformToken + "\n").utf8)
-        let auth = authenticator(.clientAssertion(ClientAssertionSource(.file("/var/run/secrets/tokens/kcauth"), reader: reader)))
+        let auth = authenticator(.clientAssertion(ClientAssertionSource(PlatformAssertion(.file("/var/run/secrets/tokens/kcauth")),
+                                                                        ports: CredentialPorts(reader: reader), issuer: Fixtures.issuer)))
         #expect(dictionary(try auth.parameters(audience: Self.endpoint).fields)["client_assertion"] == Self.platformToken)
 
         let rotated = Self.platformToken.replacingOccurrences(of: "c2lnbmF0dXJl", with: "cm90YXRlZA")
@@ -90,15 +91,16 @@ struct ClientAuthenticationTests {
     @Test func anAssertionFromTheEnvironment() throws {
         let reader = FakeCredentialReader()
         reader.environment["KCAUTH_CLIENT_ASSERTION"] = Self.platformToken
-        let source = ClientAssertionSource(.environment("KCAUTH_CLIENT_ASSERTION"), reader: reader)
-        #expect(try source.currentAssertion() == Self.platformToken)
+        let source = ClientAssertionSource(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION")), ports: CredentialPorts(reader: reader),
+                                           issuer: Fixtures.issuer)
+        #expect(try source.currentAssertion().value == Self.platformToken)
     }
 
     @Test(arguments: ["", "not a jwt", "a.b", "a..c", "a.b.c.d", "eyJ.eyJ.sig nature", "eyJ+.eyJ.sig"])
     func somethingThatIsNotAJWTIsRefusedWithoutQuotingIt(_ content: String) {
         let reader = FakeCredentialReader()
         reader.files["/run/token"] = Array(content.utf8)
-        let source = ClientAssertionSource(.file("/run/token"), reader: reader)
+        let source = ClientAssertionSource(PlatformAssertion(.file("/run/token")), ports: CredentialPorts(reader: reader), issuer: nil)
         #expect {
             try source.currentAssertion()
         } throws: { error in
@@ -284,30 +286,30 @@ struct ClientAuthenticationSettingTests {
 
     @Test func aSecretIsSentAsDiscoveryAdvertises() throws {
         let setting = ClientAuthenticationSetting.clientSecret(ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")), method: nil)
-        #expect(try setting.resolve(reader: reader, metadata: metadata()).methodName == "client_secret_basic")
-        #expect(try setting.resolve(reader: reader, metadata: metadata(methods: ["client_secret_post"])).methodName == "client_secret_post")
+        #expect(try setting.resolve(CredentialPorts(reader: reader), metadata: metadata()).methodName == "client_secret_basic")
+        #expect(try setting.resolve(CredentialPorts(reader: reader), metadata: metadata(methods: ["client_secret_post"])).methodName == "client_secret_post")
         let pinned = ClientAuthenticationSetting.clientSecret(ClientSecretSource(.environment("KCAUTH_CLIENT_SECRET")), method: .post)
-        #expect(try pinned.resolve(reader: reader, metadata: metadata()).methodName == "client_secret_post")
+        #expect(try pinned.resolve(CredentialPorts(reader: reader), metadata: metadata()).methodName == "client_secret_post")
     }
 
     @Test func aKeyIsCheckedAgainstDiscovery() throws {
         let setting = ClientAuthenticationSetting.privateKey(file: "/keys/ci.pem", keyID: "ci-1", algorithm: nil)
-        guard case .privateKeyJWT(let signer) = try setting.resolve(reader: reader, metadata: metadata(methods: ["private_key_jwt"])) else {
+        guard case .privateKeyJWT(let signer) = try setting.resolve(CredentialPorts(reader: reader), metadata: metadata(methods: ["private_key_jwt"])) else {
             Issue.record("not private_key_jwt")
             return
         }
         #expect(signer.algorithm == .ES256 && signer.keyID == "ci-1")
-        #expect(throws: KCAuthError.self) { try setting.resolve(reader: reader, metadata: metadata(methods: ["client_secret_basic"])) }
-        #expect(throws: KCAuthError.self) { try setting.resolve(reader: reader, metadata: metadata(algorithms: ["RS256"])) }
+        #expect(throws: KCAuthError.self) { try setting.resolve(CredentialPorts(reader: reader), metadata: metadata(methods: ["client_secret_basic"])) }
+        #expect(throws: KCAuthError.self) { try setting.resolve(CredentialPorts(reader: reader), metadata: metadata(algorithms: ["RS256"])) }
     }
 
     @Test func anAssertionSourceIsKeptForPerRequestReading() throws {
-        let setting = ClientAuthenticationSetting.clientAssertion(.file("/run/token"))
-        guard case .clientAssertion(let source) = try setting.resolve(reader: reader, metadata: metadata()) else {
+        let setting = ClientAuthenticationSetting.clientAssertion(PlatformAssertion(.file("/run/token")))
+        guard case .clientAssertion(let source) = try setting.resolve(CredentialPorts(reader: reader), metadata: metadata()) else {
             Issue.record("not a client assertion")
             return
         }
-        #expect(try source.currentAssertion() == "eyJ.eyJ.c2ln")
+        #expect(try source.currentAssertion().value == "eyJ.eyJ.c2ln")
     }
 
     @Test func theRecordAndItsSummaryHoldNoCredential() throws {
@@ -315,7 +317,9 @@ struct ClientAuthenticationSettingTests {
             .none,
             .clientSecret(ClientSecretSource(.file("/run/secrets/kcauth")), method: .basic),
             .privateKey(file: "/keys/ci.pem", keyID: "ci-1", algorithm: "ES256"),
-            .clientAssertion(.environment("KCAUTH_CLIENT_ASSERTION")),
+            .clientAssertion(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION"))),
+            .clientAssertion(PlatformAssertion(.githubActions, audience: "https://sso.example.test/realms/ci")),
+            .clientAssertion(PlatformAssertion(.command(["get-svid", "--format", "jwt"]), type: .spiffe)),
         ]
         for setting in settings {
             let data = try JSONEncoder().encode(setting)
@@ -325,6 +329,8 @@ struct ClientAuthenticationSettingTests {
         #expect(settings[1].summary == "client_secret_basic (secret from file /run/secrets/kcauth)")
         #expect(settings[2].summary == "private_key_jwt (key file /keys/ci.pem, ES256, kid ci-1)")
         #expect(settings[3].summary == "private_key_jwt (assertion from $KCAUTH_CLIENT_ASSERTION)")
+        #expect(settings[4].summary == "private_key_jwt (assertion from github-actions, audience https://sso.example.test/realms/ci)")
+        #expect(settings[5].sourceDescription == "assertion from command get-svid --format jwt, spiffe")
     }
 }
 

@@ -55,13 +55,35 @@ struct ClientCredentialsGrantTests {
         }
     }
 
-    @Test func aWrongKeyGetsAKeyHint() throws {
+    /// A refused platform assertion names what it said of itself (never the assertion), and
+    /// points at the client's federated settings: a subject or audience that does not match is
+    /// the usual cause.
+    @Test(arguments: ["invalid_client", "unauthorized_client"])
+    func aRefusedPlatformAssertionNamesItsIssuerSubjectAndAudience(_ code: String) throws {
+        transport.on(.post, endpoint, status: 401, json: #"{"error":"\#(code)","error_description":"Invalid client credentials"}"#)
+        let reader = FakeCredentialReader()
+        let assertion = PlatformJWT.make(["iss": "https://token.actions.githubusercontent.com", "sub": "repo:org/app:ref:refs/heads/main",
+                                          "aud": "https://sso.example.test/realms/ci", "exp": 1_900_000_000])
+        reader.environment["KCAUTH_CLIENT_ASSERTION"] = assertion
+        let error = try #require(throws: KCAuthError.self) {
+            try request(authentication: .clientAssertion(ClientAssertionSource(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION")),
+                                                                               ports: CredentialPorts(reader: reader), issuer: nil)))
+        }
+        #expect(error.code == .provider && error.remedy == .checkFederatedClient && error.hint == nil)
+        #expect(error.message.hasSuffix("the platform's assertion sent had iss https://token.actions.githubusercontent.com, "
+                                        + "sub repo:org/app:ref:refs/heads/main, aud https://sso.example.test/realms/ci"), "\(error.message)")
+        #expect(!error.message.contains(assertion) && !error.message.contains(assertion.split(separator: ".")[1]))
+    }
+
+    @Test func anAssertionThatIsNoReadableJWTIsNamedAsSuch() throws {
         transport.on(.post, endpoint, status: 401, json: #"{"error":"invalid_client"}"#)
         let reader = FakeCredentialReader()
         reader.environment["KCAUTH_CLIENT_ASSERTION"] = "eyJ.eyJ.c2ln"
-        #expect {
-            try request(authentication: .clientAssertion(ClientAssertionSource(.environment("KCAUTH_CLIENT_ASSERTION"), reader: reader)))
-        } throws: { ($0 as? KCAuthError)?.hint?.contains("platform") == true }
+        let error = try #require(throws: KCAuthError.self) {
+            try request(authentication: .clientAssertion(ClientAssertionSource(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION")),
+                                                                               ports: CredentialPorts(reader: reader), issuer: nil)))
+        }
+        #expect(error.message.hasSuffix("had iss -, sub -, aud -") && error.remedy == .checkFederatedClient)
     }
 
     @Test(arguments: [

@@ -71,6 +71,8 @@ import KCAuthTestSupport
         case .flow: FlowSetting.device.rawValue
         case .dpop: DPoPMode.yes.rawValue
         case .par: PARMode.always.rawValue
+        case .clientAssertionSource: AssertionSource.githubActionsWord
+        case .clientAssertionType: ClientAssertionType.spiffe.rawValue
         case .browserCommand: "firefox %s"
         case .hosts: "git.example.com"
         case .username: "bob"
@@ -83,11 +85,12 @@ import KCAuthTestSupport
     }
 
     /// What must come with a row's value for it to mean anything: a key id or algorithm belongs
-    /// to a client key, a secret's method to a secret.
+    /// to a client key, a secret's method to a secret, an assertion's audience and type to its source.
     static func companions(_ row: SettingRow) -> [SettingRow] {
         switch row {
         case SettingsCatalogue.clientKeyID, SettingsCatalogue.clientKeyAlgorithm: [SettingsCatalogue.clientKey]
         case SettingsCatalogue.clientAuthMethod: [SettingsCatalogue.clientSecretFile]
+        case SettingsCatalogue.clientAssertionAudience, SettingsCatalogue.clientAssertionType: [SettingsCatalogue.clientAssertionFrom]
         default: []
         }
     }

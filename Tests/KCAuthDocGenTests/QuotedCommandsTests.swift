@@ -195,6 +195,7 @@ import KCAuthCore
         .addClusterFirst, .unlockKeyringOrChooseStore,
         .checkClientOrRedirectURI(RefusedAuthorization(suspect: .either, clientID: "cli", redirectURI: "http://127.0.0.1:8400/callback",
                                                        anyPortAccepted: false, fixedPortMayHelp: true)),
+        .grantIDTokenPermission, .renewIDTokenRequest, .retryPlatformIDToken, .checkIDTokenRequestURL, .checkFederatedClient,
     ]
 
     /// Does not compile when a remedy is added: add it to ``remedies`` too.
@@ -209,7 +210,8 @@ import KCAuthCore
              .useBrowserFlowOrEnableDevice, .signInAgainThenCheckClient, .signInAgainThenCheckPrograms, .pushAuthorizationRequests,
              .checkClientOrSkipPushedAuthorization, .signInWithDPoP, .signInWithClientCredentials, .askWithoutUserinfo,
              .fixDefaultProfile, .useClientKey, .fixSavedIssuer, .exampleBrowserCommand, .createProfileOrChangeFile, .addClusterFirst, .unlockKeyringOrChooseStore,
-             .checkClientOrRedirectURI:
+             .checkClientOrRedirectURI, .grantIDTokenPermission, .renewIDTokenRequest, .retryPlatformIDToken,
+             .checkIDTokenRequestURL, .checkFederatedClient:
             break
         }
     }

@@ -20,8 +20,12 @@ import KCAuthTestSupport
         .clientSecret(ClientSecretSource(.file("/run/secrets/s")), method: nil),
         .privateKey(file: "/k.pem", keyID: "k1", algorithm: "PS256"),
         .privateKey(file: "/k.pem", keyID: nil, algorithm: nil),
-        .clientAssertion(.file("/var/run/token")),
-        .clientAssertion(.environment("KCAUTH_CLIENT_ASSERTION")),
+        .clientAssertion(PlatformAssertion(.file("/var/run/token"))),
+        .clientAssertion(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION"))),
+        .clientAssertion(PlatformAssertion(.githubActions)),
+        .clientAssertion(PlatformAssertion(.githubActions, audience: "https://sso.example.test/realms/ci")),
+        .clientAssertion(PlatformAssertion(.command(["/usr/bin/get token", "--aud", "it's", ""]), audience: "a b", type: .spiffe)),
+        .clientAssertion(PlatformAssertion(.file("/run/spiffe/svid.token"), type: .spiffe)),
     ])
     func aSettingSurvivesTheConfigurationFile(_ setting: ClientAuthenticationSetting) throws {
         var doc = ConfigDocument()
@@ -31,6 +35,62 @@ import KCAuthTestSupport
         settings.apply(to: &doc, profile: "ci")
         let read = try ProfileSettings(try ConfigDocument(parsing: doc.text, path: "/c"), profile: "ci", path: "/c")
         #expect(read.clientAuth == setting && read.grant == "client_credentials")
+    }
+
+    /// `client_assertion_env` and `client_assertion_file` are read as the older spellings of
+    /// `env:` and `file:`; what `login` writes is `client_assertion_from`, and the old keys go.
+    @Test func theOlderAssertionKeysAreReadAndRewrittenAsClientAssertionFrom() throws {
+        for (old, source) in [("client_assertion_file = /var/run/token", AssertionSource.file("/var/run/token")),
+                              ("client_assertion_env = CI_JOB_JWT", .environment("CI_JOB_JWT"))] {
+            var doc = try ConfigDocument(parsing: "[ci]\n\(old)\nclient_assertion_type = spiffe\n", path: "/c")
+            var read = try ProfileSettings(doc, profile: "ci", path: "/c")
+            #expect(read.clientAuth == .clientAssertion(PlatformAssertion(source, type: .spiffe)))
+            read.clientAuth = read.clientAuth
+            read.apply(to: &doc, profile: "ci")
+            #expect(doc.value("client_assertion_from", profile: "ci") == source.text)
+            #expect(doc.value("client_assertion_file", profile: "ci") == nil && doc.value("client_assertion_env", profile: "ci") == nil)
+            #expect(try ProfileSettings(doc, profile: "ci", path: "/c").clientAuth == read.clientAuth)
+        }
+    }
+
+    @Test func anAssertionSourceTheReaderCannotUseIsAConfigurationErrorNamingTheKey() throws {
+        for bad in ["github", "env:", "env:1X", "file:relative/token", "command:", "command:'open"] {
+            let error = try #require(throws: KCAuthError.self) { try resolve("[default]\nclient_assertion_from = \(bad)\n") }
+            #expect(error.code == .configuration && error.message.hasPrefix("/c:2: profile [default]: client_assertion_from"), "\(error.message)")
+        }
+        #expect(throws: KCAuthError.self) { try resolve("[default]\nclient_assertion_from = github-actions\nclient_assertion_file = /t\n") }
+    }
+
+    @Test func theAssertionFlagsBeatTheEnvironmentAndTheProfileAndTakeTheirAudienceAndType() throws {
+        let config = "[default]\nclient_assertion_from = github-actions\nclient_assertion_audience = saved\n"
+        #expect(try resolve(config).clientAuth.value == .clientAssertion(PlatformAssertion(.githubActions, audience: "saved")))
+        var flags = LoginSettingsFlags()
+        flags.clientAssertionFrom = .file("token")
+        flags.clientAssertionType = .spiffe
+        let flag = try resolve(config, env: ["KCAUTH_CLIENT_ASSERTION": "x"], flags).clientAuth
+        #expect(flag.value == .clientAssertion(PlatformAssertion(.file("/work/token"), type: .spiffe)), "made absolute, the audience not kept")
+        #expect(flag.origin == .option("client_assertion_from"))
+        var typed = LoginSettingsFlags()
+        typed.clientAssertionType = .spiffe
+        #expect(try resolve("", env: ["KCAUTH_CLIENT_ASSERTION": "x"], typed).clientAuth.value
+                == .clientAssertion(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION"), type: .spiffe)))
+    }
+
+    @Test func anAudienceGoesWithASourceThatIsAskedForOne() throws {
+        var flags = LoginSettingsFlags()
+        flags.clientAssertionAudience = "https://sso.example.test/realms/ci"
+        // The profile's source takes a new audience; a secret takes none.
+        let saved = try resolve("[default]\nclient_assertion_from = github-actions\nclient_assertion_type = spiffe\n", flags).clientAuth
+        #expect(saved.value == .clientAssertion(PlatformAssertion(.githubActions, audience: "https://sso.example.test/realms/ci", type: .spiffe)))
+        #expect(saved.origin == .option("client_assertion_audience"))
+        #expect(throws: KCAuthError.self) { try resolve("[default]\nclient_secret_env = KCAUTH_CLIENT_SECRET\n", flags) }
+        #expect(throws: KCAuthError.self) { try resolve("", flags) }
+        flags.clientAssertionFrom = .file("/t")
+        let error = try #require(throws: KCAuthError.self) { try resolve("", flags) }
+        #expect(error.code == .usage && error.message.contains("comes with the audience the platform gave it"))
+        flags.clientAssertionFrom = .command(["get-token"])
+        #expect(try resolve("", flags).clientAuth.value
+                == .clientAssertion(PlatformAssertion(.command(["get-token"]), audience: "https://sso.example.test/realms/ci")))
     }
 
     @Test func aPublicLoginRemovesTheClientKeys() throws {

@@ -82,6 +82,12 @@ class Options:
     # Where the realm is mounted: Keycloak's path, or another one, for a provider kcauth must not
     # take for Keycloak (see kcprovider/config.py).
     issuer_path: str = f"realms/{REALM}"
+    # Keycloak's federated client authentication (kcprovider/federation.py): the issuer the
+    # clients kcauth-ci and kcauth-ci-spiffe trust (a live one: its JWKS is fetched), and their
+    # federated subjects ("": the defaults in kcprovider/config.py).
+    ci_issuer: str = ""
+    ci_subject: str = ""
+    ci_spiffe_subject: str = ""
 
     def environment(self, port, data_dir, request_log):
         return {
@@ -116,6 +122,9 @@ class Options:
             "PROVIDER_PAR_LIFETIME": str(self.par_lifetime),
             "PROVIDER_PAR_ERROR": self.par_error,
             "PROVIDER_ISSUER_PATH": self.issuer_path,
+            "PROVIDER_CI_ISSUER": self.ci_issuer,
+            "PROVIDER_CI_SUBJECT": self.ci_subject,
+            "PROVIDER_CI_SPIFFE_SUBJECT": self.ci_spiffe_subject,
         }
 
 
@@ -386,6 +395,9 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument("--assertion-audience", choices=ASSERTION_AUDIENCES, default="token-endpoint-or-issuer",
                         help="the aud a client assertion must name (default: the token endpoint or the issuer)")
+    parser.add_argument("--ci-issuer", default="", metavar="URL",
+                        help="the issuer kcauth-ci and kcauth-ci-spiffe trust (federated client authentication)")
+    parser.add_argument("--ci-subject", default="", metavar="SUB", help="kcauth-ci's federated subject")
     args = parser.parse_args(argv)
 
     options = Options(
@@ -403,6 +415,8 @@ def main(argv=None):
         request_log=args.request_log,
         threads=args.threads,
         assertion_audience=args.assertion_audience,
+        ci_issuer=args.ci_issuer,
+        ci_subject=args.ci_subject,
     )
     # Ctrl-C or SIGTERM: stop gunicorn and clean up. SIGINT is set explicitly because a shell
     # starts background jobs with it ignored.

@@ -56,10 +56,14 @@ public struct Doctor: Sendable {
         let provider = ProviderChecks(transport: context.http(caFile: resolved?.caFile?.value).transport, clock: context.clock)
         let settings = resolved.map { [DoctorCheck.pass("settings", "settings", describeSettings($0))] } ?? []
         let caFile = (resolved?.caFile?.value).map { [host.caFile($0)] } ?? []
+        // A client that authenticates with a platform's assertion: one is fetched and described.
+        let assertion = resolved.flatMap(context.assertionPreview).map {
+            AssertionCheck.run($0, issuer: resolved?.issuer?.value, now: context.clock.instant)
+        }
         let checks = storage + [configCheck(profile: profile, resolveError: resolveError)] + settings + caFile + [helpersCheck()]
             + [host.runtimeDirectory(), host.browser()]
             + provider.run(issuer: resolved?.issuer?.value, profile: profile, dpop: resolved?.dpop.value ?? .no,
-                           par: resolved?.par.value ?? .auto)
+                           par: resolved?.par.value ?? .auto) + (assertion.map { [$0] } ?? [])
         return Report(profile: profile, checks: checks)
     }
 

@@ -45,7 +45,7 @@ public struct ClientLogin: Sendable {
         let http = context.http(for: profile)
         try store.checkAvailable()
         let metadata = try Discovery(http: http).fetch(issuer: target.issuer)
-        let authentication = try clientAuth.resolve(reader: a.credentials, metadata: metadata)
+        let authentication = try clientAuth.resolve(context.credentialPorts, metadata: metadata)
         let authenticator = ClientAuthenticator(clientID: target.clientID, authentication: authentication, clock: a.clock, random: a.random)
         let tokens = try ClientCredentialsGrant(http: http)
             .requestToken(tokenEndpoint: metadata.tokenEndpoint, scope: scope.isEmpty ? nil : scope, authenticator: authenticator)

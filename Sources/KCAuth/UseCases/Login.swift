@@ -174,7 +174,7 @@ public struct Login: Sendable {
         let driver = FlowDriver(http: context.http(for: profile), clock: a.clock, random: a.random, store: store,
                                 opener: a.opener, receiver: a.receiver("/callback"), sleeper: a.sleeper, writer: writer,
                                 paste: a.lineInput)
-            .reading(credentials: a.credentials)
+            .reading(credentials: context.credentialPorts)
         var input = FlowDriver.Input(profile: profile.name, issuer: target.issuer, clientID: target.clientID, scope: profile.scope.value,
                                      port: profile.port.value, timeout: profile.timeout.value, openBrowser: openBrowser,
                                      flow: choice.flow, fallBackToDevice: choice.fallsBackToDevice,

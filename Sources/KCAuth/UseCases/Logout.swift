@@ -82,10 +82,11 @@ public struct Logout: Sendable {
         let browser = options.browserTimeout.map { SessionEnd.BrowserOptions(port: profile.port.value, timeout: $0) }
         return try SessionEnd(store: store, lock: context.lock(for: profile), http: { http },
                           random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"), clock: a.clock)
-            .authenticating(with: { [clientAuth = profile.clientAuth.value] state in
+            .authenticating(with: { [clientAuth = profile.clientAuth.value, context] state in
                 // Unreadable credentials: the request goes out as a public client's and the
                 // provider's refusal is reported like any other.
-                guard clientAuth.isConfidential, let authentication = try? clientAuth.resolveWithoutDiscovery(reader: a.credentials) else { return nil }
+                guard clientAuth.isConfidential,
+                      let authentication = try? clientAuth.resolveWithoutDiscovery(context.credentialPorts, issuer: state.issuer) else { return nil }
                 return ClientAuthenticator(clientID: state.clientID, authentication: authentication, clock: a.clock, random: a.random)
             })
             .run(profile: profile.name, options: SessionEnd.Options(serverSide: !options.local, browser: browser)) {

@@ -3,14 +3,19 @@ import KCAuthCore
 
 /// What `kcauth whoami` prints. The JSON schema is documented in README ("kcauth whoami").
 enum WhoAmIOutput {
-    /// `selectedBy`: where the profile came from (``ProfileOrigin``).
-    static func text(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none, selectedBy: String? = nil) -> String {
+    /// `selectedBy`: where the profile came from (``ProfileOrigin``); `assertion`: a fresh
+    /// platform assertion of the client, described.
+    static func text(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none, selectedBy: String? = nil,
+                     assertion: AssertionPreview? = nil) -> String {
         let c = i.claims
         var rows: [(String, String)] = [
             ("Profile", i.profile + (selectedBy.map { " (selected by \($0))" } ?? "")),
             ("Issuer", i.issuer),
             ("Client", i.clientID),
             ("Client auth", clientAuth.summary),
+        ]
+        if let assertion { rows += AssertionPreviewOutput.rows(assertion, now: now) }
+        rows += [
             ("Subject", show(c?.subject)),
             ("Username", show(c?.preferredUsername)),
             ("Name", show(c?.name)),
@@ -42,7 +47,8 @@ enum WhoAmIOutput {
         return SessionOutput.lines(rows.map { ($0.0, Sanitize.oneLine($0.1, limit: 2000)) })
     }
 
-    static func json(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none) -> String {
+    static func json(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none,
+                     assertion: AssertionPreview? = nil) -> String {
         let c = i.claims
         var fields: [(String, JSONValue)] = [
             ("version", .number(SessionOutput.schemaVersion)),
@@ -51,6 +57,7 @@ enum WhoAmIOutput {
             ("client_id", .string(i.clientID)),
             ("client_auth", .string(clientAuth.methodName)),
             ("client_auth_source", .string(clientAuth.sourceDescription)),
+            ("client_assertion", assertion.map { AssertionPreviewOutput.json($0, now: now) } ?? .null),
             ("subject", .string(c?.subject)),
             ("preferred_username", .string(c?.preferredUsername)),
             ("name", .string(c?.name)),

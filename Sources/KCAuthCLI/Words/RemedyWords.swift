@@ -60,7 +60,7 @@ enum RemedyWords {
         case .openAddressOrNameBrowser: return "open the URL yourself, or name a browser with --browser-command"
         // MARK: login and sessions
         case .giveClientCredential:
-            return "export KCAUTH_CLIENT_SECRET, or pass --client-secret-file FILE, --client-key FILE or --client-assertion-file FILE"
+            return "export KCAUTH_CLIENT_SECRET, or pass --client-secret-file FILE, --client-key FILE or --client-assertion-from SOURCE"
         case .giveIssuer: return "pass --issuer URL, or --server URL --realm NAME"
         case .giveClientID: return "pass --client-id ID (the public client registered at the provider)"
         case .loginWithSettings(let profile, let issuer, let clientID):
@@ -94,6 +94,20 @@ enum RemedyWords {
         case .exampleBrowserCommand: return "e.g. --browser-command 'firefox --private-window %s'"
         case .createProfileOrChangeFile(let profile, let file):
             return "run \(login.with(CommandTable.profile, profile).quoted) to create it, or change \(file)"
+        // MARK: a platform's assertion
+        case .grantIDTokenPermission:
+            return "add `permissions: id-token: write` to the workflow or the job (GitHub sets both variables only then, "
+                + "and never for a pull request from a fork)"
+        case .renewIDTokenRequest:
+            return "the request token lives only as long as its job and needs `permissions: id-token: write`: "
+                + "run kcauth in a step of that job"
+        case .retryPlatformIDToken: return "try again (re-run the job); the platform's status page says whether its ID-token service is down"
+        case .checkIDTokenRequestURL:
+            return "check $ACTIONS_ID_TOKEN_REQUEST_URL: it must be the address the runner gave the job (kcauth adds &audience=AUD)"
+        case .checkFederatedClient:
+            return "at the provider (Keycloak: the client's Credentials, \"Signed JWT - Federated\"), the identity provider must have that iss "
+                + "as its issuer and the federated subject must equal that sub; the aud must be the realm's issuer "
+                + "(or what --client-assertion-audience asks for)"
         }
     }
 

@@ -18,6 +18,10 @@ public enum SettingCheck: Sendable, Equatable {
     case dpop
     /// `par`: `auto`, `always` or `never`.
     case par
+    /// `client_assertion_from`: `github-actions`, `env:NAME`, `file:PATH` or `command:PROGRAM ARG...` (``AssertionSource``).
+    case clientAssertionSource
+    /// `client_assertion_type`: `jwt-bearer` or `spiffe` (``ClientAssertionType``).
+    case clientAssertionType
     /// `KCAUTH_TOKEN_CACHE`: `0`, `off`, `no`, `false` turn the cache off; anything else leaves it on.
     case switchOff
 
@@ -38,6 +42,7 @@ public enum SettingCheck: Sendable, Equatable {
         case .dpop: return ChoiceWords.words(DPoPMode.self)
         case .par: return ChoiceWords.words(PARMode.self)
         case .clientAuthMethod: return ChoiceWords.words(ClientSecretMethod.self)
+        case .clientAssertionType: return ChoiceWords.words(ClientAssertionType.self)
         default: return nil
         }
     }
@@ -80,6 +85,12 @@ public enum SettingCheck: Sendable, Equatable {
             return value.isEmpty || DPoPMode(rawValue: place == .file ? value : Self.asciiLowercased(value)) != nil
         case .par:
             return value.isEmpty || PARMode(rawValue: value) != nil
+        case .clientAssertionSource:
+            if value.isEmpty { return true }
+            if case .success = AssertionSource.parse(value, absolutePath: place == .file) { return true }
+            return false
+        case .clientAssertionType:
+            return value.isEmpty || ClientAssertionType(rawValue: value) != nil
         }
     }
 

@@ -87,13 +87,36 @@ public enum SettingsCatalogue {
     public static var clientKeyAlgorithm: SettingRow { SettingRow(
         key: "client_key_alg", flag: "--client-key-alg", summary: "RS256, PS256 or ES256",
         optionValue: "ALG", optionHelp: "Signing algorithm for the client key (default: RS256 for RSA, ES256 for EC)") }
+    // A platform's assertion (federated client authentication). `login` keeps its source as
+    // `client_assertion_from`; `client_assertion_env` and `client_assertion_file` are the older
+    // spellings of `env:` and `file:`, still read, and rewritten as `client_assertion_from`.
     public static var clientAssertionEnv: SettingRow { SettingRow(
         key: "client_assertion_env", environment: "KCAUTH_CLIENT_ASSERTION",
-        summary: "the environment variable that holds a signed client assertion") }
+        summary: "older spelling of client_assertion_from = env:NAME (login writes client_assertion_from)") }
     public static var clientAssertionFile: SettingRow { SettingRow(
-        key: "client_assertion_file", flag: "--client-assertion-file", isPath: true, summary: "the file that holds a signed client assertion",
+        key: "client_assertion_file", flag: "--client-assertion-file", isPath: true,
+        summary: "older spelling of client_assertion_from = file:PATH (login writes client_assertion_from)",
         optionValue: "FILE",
-        optionHelp: "Send the platform's signed assertion in this file, re-read for each request (or set \(clientAssertionEnv.environment!))") }
+        optionHelp: "Short for --client-assertion-from file:FILE (or set \(clientAssertionEnv.environment!))") }
+    public static var clientAssertionFrom: SettingRow { SettingRow(
+        key: "client_assertion_from", flag: "--client-assertion-from", check: .clientAssertionSource,
+        summary: "where a platform's signed client assertion comes from, fetched again for each token request "
+            + "(\(ChoiceWords.or(AssertionSource.forms)))",
+        optionValue: "SOURCE",
+        optionHelp: "Authenticate the client with a platform's signed assertion (federated client authentication), "
+            + "fetched again for each token request (\(ChoiceWords.or(AssertionSource.forms)))") }
+    public static var clientAssertionAudience: SettingRow { SettingRow(
+        key: "client_assertion_audience", flag: "--client-assertion-audience",
+        summary: "the aud asked of github-actions (and given to a command: source); default the provider's issuer",
+        optionValue: "AUD",
+        optionHelp: "The audience (aud) to ask the platform for (default: the provider's issuer, what Keycloak checks)") }
+    public static var clientAssertionType: SettingRow { SettingRow(
+        key: "client_assertion_type", flag: "--client-assertion-type", check: .clientAssertionType,
+        summary: "\(ChoiceWords.or(ChoiceWords.words(ClientAssertionType.self))): what the platform's assertion is sent as "
+            + "(default \(ClientAssertionType.jwtBearer.rawValue))",
+        optionValue: "TYPE", optionDefault: ClientAssertionType.jwtBearer.rawValue,
+        optionHelp: "What the platform's assertion is sent as (RFC 7523; \(ClientAssertionType.spiffe.rawValue): a SPIFFE JWT-SVID, "
+            + "Keycloak's jwt-spiffe)") }
     /// Also a global key (before the first section): the profile's value wins.
     public static var signInNotification: SettingRow { SettingRow(
         key: "sign_in_notification", remembered: false, check: .switchOff,
@@ -117,7 +140,8 @@ public enum SettingsCatalogue {
     public static let profileRows: [SettingRow] = [
         issuer, clientID, scope, port, caFile, storage, flow, browserCommand, hosts, username,
         idpHint, acrValues, uiLocales, grant, clientSecretEnv, clientSecretFile, clientAuthMethod,
-        clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionEnv, clientAssertionFile, signInNotification, dpop, par,
+        clientKey, clientKeyID, clientKeyAlgorithm, clientAssertionEnv, clientAssertionFile, clientAssertionFrom,
+        clientAssertionAudience, clientAssertionType, signInNotification, dpop, par,
     ]
 
     /// The keys allowed before the first section.
@@ -130,7 +154,7 @@ public enum SettingsCatalogue {
 
     /// Profile keys that each name a client credential: a profile may name at most one.
     public static let credentialKeys = [clientSecretEnv.key!, clientSecretFile.key!, clientKey.key!, clientAssertionEnv.key!,
-                                        clientAssertionFile.key!]
+                                        clientAssertionFile.key!, clientAssertionFrom.key!]
 
     /// The environment variables holding a client credential itself (never saved): at most one may be set.
     public static let credentialVariables = [clientSecretEnv.environment!, clientAssertionEnv.environment!]

@@ -4,6 +4,9 @@ public struct ClientAuthenticationParameters: Sendable {
     public var headers: [(String, String)]
     /// The secret or assertion sent, wherever it went: never to be shown if a provider echoes it.
     public var credentials: [String]
+    /// What a platform's assertion that was sent says of itself (never the assertion), so that
+    /// a refusal can name the `iss`, `sub` and `aud` the provider did not accept.
+    public var platformAssertion: AssertionClaims?
 
     public init(fields: [(String, String)] = [], headers: [(String, String)] = [], credentials: [String] = []) {
         self.fields = fields

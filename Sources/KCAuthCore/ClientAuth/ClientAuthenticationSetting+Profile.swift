@@ -8,13 +8,20 @@
 /// client_key = /etc/kcauth/client.pem          # private_key_jwt
 /// client_key_id = key-1
 /// client_key_alg = PS256
-/// client_assertion_file = /var/run/secrets/tokens/kcauth   # or client_assertion_env = NAME
+/// client_assertion_from = github-actions      # or env:NAME, file:PATH, command:PROGRAM ARG...
+/// client_assertion_audience = https://sso.example.com/realms/ci
+/// client_assertion_type = spiffe
 /// ```
+///
+/// `client_assertion_env = NAME` and `client_assertion_file = PATH` are read as the older
+/// spellings of `env:NAME` and `file:PATH`; `login` writes `client_assertion_from` instead.
 extension ClientAuthenticationSetting {
     /// Its keys, in the catalogue's order.
     static let rows = [SettingsCatalogue.clientSecretEnv, SettingsCatalogue.clientSecretFile, SettingsCatalogue.clientAuthMethod,
                        SettingsCatalogue.clientKey, SettingsCatalogue.clientKeyID, SettingsCatalogue.clientKeyAlgorithm,
-                       SettingsCatalogue.clientAssertionEnv, SettingsCatalogue.clientAssertionFile]
+                       SettingsCatalogue.clientAssertionEnv, SettingsCatalogue.clientAssertionFile,
+                       SettingsCatalogue.clientAssertionFrom, SettingsCatalogue.clientAssertionAudience,
+                       SettingsCatalogue.clientAssertionType]
 
     /// The profile's setting; nil when it names none (a public client). At most one kind of
     /// credential: two would leave the choice to chance.
@@ -42,8 +49,30 @@ extension ClientAuthenticationSetting {
         if let file = value(SettingsCatalogue.clientKey) {
             found.append(.privateKey(file: file, keyID: value(SettingsCatalogue.clientKeyID), algorithm: value(SettingsCatalogue.clientKeyAlgorithm)))
         }
-        if let name = value(SettingsCatalogue.clientAssertionEnv) { found.append(.clientAssertion(.environment(name))) }
-        if let file = value(SettingsCatalogue.clientAssertionFile) { found.append(.clientAssertion(.file(file))) }
+        var sources: [AssertionSource] = []
+        if let name = value(SettingsCatalogue.clientAssertionEnv) { sources.append(.environment(name)) }
+        if let file = value(SettingsCatalogue.clientAssertionFile) { sources.append(.file(file)) }
+        if let raw = value(SettingsCatalogue.clientAssertionFrom) {
+            guard case .success(let source) = AssertionSource.parse(raw) else {
+                throw bad("\(SettingsCatalogue.clientAssertionFrom.key!) '\(Sanitize.oneLine(raw))' is not "
+                          + ChoiceWords.or(AssertionSource.forms) + " (a file's path absolute)")
+            }
+            sources.append(source)
+        }
+        if !sources.isEmpty {
+            let type: ClientAssertionType
+            if let raw = value(SettingsCatalogue.clientAssertionType) {
+                guard let t = ClientAssertionType(rawValue: raw) else {
+                    throw bad("\(SettingsCatalogue.clientAssertionType.key!) '\(Sanitize.oneLine(raw))' is not "
+                              + ChoiceWords.or(ChoiceWords.words(ClientAssertionType.self)))
+                }
+                type = t
+            } else {
+                type = .jwtBearer
+            }
+            let audience = value(SettingsCatalogue.clientAssertionAudience)
+            for source in sources { found.append(.clientAssertion(PlatformAssertion(source, audience: audience, type: type))) }
+        }
         guard found.count <= 1 else {
             throw bad("it names more than one client credential (a secret, a key, an assertion): keep one")
         }
@@ -66,11 +95,11 @@ extension ClientAuthenticationSetting {
             values[SettingsCatalogue.clientKey.key!] = file
             values[SettingsCatalogue.clientKeyID.key!] = keyID
             values[SettingsCatalogue.clientKeyAlgorithm.key!] = algorithm
-        case .clientAssertion(let source):
-            switch source {
-            case .environment(let name): values[SettingsCatalogue.clientAssertionEnv.key!] = name
-            case .file(let path): values[SettingsCatalogue.clientAssertionFile.key!] = path
-            }
+        case .clientAssertion(let assertion):
+            // One key for every source; the older spellings go.
+            values[SettingsCatalogue.clientAssertionFrom.key!] = assertion.source.text
+            values[SettingsCatalogue.clientAssertionAudience.key!] = assertion.audience
+            values[SettingsCatalogue.clientAssertionType.key!] = assertion.type == .jwtBearer ? nil : assertion.type.rawValue
         }
         for row in Self.rows { set(row, values[row.key!]) }
     }
@@ -88,9 +117,10 @@ extension ClientAuthenticationSetting {
     }
 
     /// For a token request after login (refresh, renewing a client-credentials token): the
-    /// method is the one pinned at login, so discovery is not needed again.
-    public func resolveWithoutDiscovery(reader: any CredentialReader) throws -> ClientAuthentication {
-        try resolve(reader: reader, metadata: ProviderMetadata(issuer: "", authorizationEndpoint: "", tokenEndpoint: "", jwksURI: ""))
+    /// method is the one pinned at login, so discovery is not needed again. `issuer`: the
+    /// audience a platform's assertion is asked for when the profile names none.
+    public func resolveWithoutDiscovery(_ ports: CredentialPorts, issuer: String?) throws -> ClientAuthentication {
+        try resolve(ports, metadata: ProviderMetadata(issuer: issuer ?? "", authorizationEndpoint: "", tokenEndpoint: "", jwksURI: ""))
     }
 
     public var isConfidential: Bool { self != .none }
@@ -114,7 +144,7 @@ extension ClientAuthenticationSetting {
         case .none: nil
         case .clientSecret(let source, _): source.description
         case .privateKey(let file, _, _): "key file \(file)"
-        case .clientAssertion(let source): "assertion from \(source)"
+        case .clientAssertion(let assertion): "assertion from \(assertion)"
         }
     }
 }

@@ -1,7 +1,7 @@
 import KCAuthCrypto
 
 /// How a profile's client authenticates, as the profile records it: where the secret, key or
-/// assertion comes from — never the secret, key or assertion itself. ``resolve(reader:metadata:)``
+/// assertion comes from — never the secret, key or assertion itself. ``resolve(_:metadata:)``
 /// turns it into a ``ClientAuthentication`` for one run.
 public enum ClientAuthenticationSetting: Sendable, Equatable, Codable {
     /// A public client (the default).
@@ -10,12 +10,14 @@ public enum ClientAuthenticationSetting: Sendable, Equatable, Codable {
     case clientSecret(ClientSecretSource, method: ClientSecretMethod?)
     /// `private_key_jwt` with the client's own PEM key; `algorithm` nil means the key's natural one.
     case privateKey(file: String, keyID: String?, algorithm: String?)
-    /// A platform-signed assertion, re-read for every token request.
-    case clientAssertion(CredentialSource)
+    /// A platform-signed assertion, fetched again for every token request.
+    case clientAssertion(PlatformAssertion)
 
     /// Reads the secret or key now (the assertion later, per request) and checks the method
-    /// against discovery (RFC 8414 §2) where discovery says anything.
-    public func resolve(reader: any CredentialReader, metadata: ProviderMetadata) throws -> ClientAuthentication {
+    /// against discovery (RFC 8414 §2) where discovery says anything. A platform's assertion is
+    /// asked for the issuer's audience unless the profile names one.
+    public func resolve(_ ports: CredentialPorts, metadata: ProviderMetadata) throws -> ClientAuthentication {
+        let reader = ports.reader
         switch self {
         case .none:
             return .none
@@ -28,9 +30,12 @@ public enum ClientAuthenticationSetting: Sendable, Equatable, Codable {
             try AssertionSupport.check(algorithm: signer.algorithm, methods: metadata.tokenEndpointAuthMethodsSupported,
                                        algorithms: metadata.tokenEndpointAuthSigningAlgValuesSupported)
             return .privateKeyJWT(signer)
-        case .clientAssertion(let source):
-            try AssertionSupport.check(algorithm: nil, methods: metadata.tokenEndpointAuthMethodsSupported, algorithms: nil)
-            return .clientAssertion(ClientAssertionSource(source, reader: reader))
+        case .clientAssertion(let assertion):
+            // A JWT assertion travels as private_key_jwt does; what a provider lists for SPIFFE is not settled.
+            if assertion.type == .jwtBearer {
+                try AssertionSupport.check(algorithm: nil, methods: metadata.tokenEndpointAuthMethodsSupported, algorithms: nil)
+            }
+            return .clientAssertion(ClientAssertionSource(assertion, ports: ports, issuer: metadata.issuer.isEmpty ? nil : metadata.issuer))
         }
     }
 
@@ -43,8 +48,8 @@ public enum ClientAuthenticationSetting: Sendable, Equatable, Codable {
             "\(method?.rawValue ?? "client secret") (secret from \(source))"
         case .privateKey(let file, let keyID, let algorithm):
             "private_key_jwt (key file \(file)\(algorithm.map { ", \($0)" } ?? "")\(keyID.map { ", kid \($0)" } ?? ""))"
-        case .clientAssertion(let source):
-            "private_key_jwt (assertion from \(source))"
+        case .clientAssertion(let assertion):
+            "private_key_jwt (assertion from \(assertion))"
         }
     }
 }

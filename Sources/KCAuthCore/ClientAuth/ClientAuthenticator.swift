@@ -44,18 +44,24 @@ public struct ClientAuthenticator: Sendable {
                                                   credentials: [secret.value])
         case .privateKeyJWT(let signer):
             let assertion = try ClientAssertion.make(signer: signer, clientID: clientID, audience: audience, clock: clock, random: random)
-            return assertionParameters(assertion)
+            return assertionParameters(assertion, type: Self.assertionType)
         case .clientAssertion(let source):
-            return assertionParameters(try source.currentAssertion())
+            // A new one for every request: the platform's expire within minutes, and Keycloak
+            // takes each `jti` once.
+            let assertion = try source.currentAssertion()
+            var parameters = assertionParameters(assertion.value, type: source.type.urn)
+            parameters.platformAssertion = AssertionClaims(unverified: assertion.value)
+                ?? AssertionClaims(issuer: nil, subject: nil, audiences: [], expiresAt: nil)
+            return parameters
         }
     }
 
     /// RFC 7523 §2.2; `client_id` is optional there (RFC 7521 §4.2) but harmless, and lets a
     /// provider find the client's keys before parsing the JWT.
-    private func assertionParameters(_ assertion: String) -> ClientAuthenticationParameters {
+    private func assertionParameters(_ assertion: String, type: String) -> ClientAuthenticationParameters {
         ClientAuthenticationParameters(fields: [
             ("client_id", clientID),
-            ("client_assertion_type", Self.assertionType),
+            ("client_assertion_type", type),
             ("client_assertion", assertion),
         ], credentials: [assertion])
     }

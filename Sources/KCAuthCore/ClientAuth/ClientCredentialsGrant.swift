@@ -26,7 +26,8 @@ public struct ClientCredentialsGrant: Sendable {
             tokens = try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields,
                                        authenticator: authenticator, what: "requesting a client-credentials token")
         } catch var error as KCAuthError where error.code == .provider {
-            error.hint = Self.hint(for: error.oauthError, authenticator: authenticator)
+            // A refused platform assertion already says what to check (its claims, the client's federated subject).
+            if error.remedy == nil { error.hint = Self.hint(for: error.oauthError, authenticator: authenticator) }
             throw error
         }
         guard tokens.tokenType.lowercased() == "bearer" else {

@@ -23,7 +23,9 @@ extension OAuthHTTP {
     }
 
     /// `postFormBody` already redacts the form's secret fields from an echoed error; the secret
-    /// sent in a Basic header is not a form field, so it is redacted here.
+    /// sent in a Basic header is not a form field, so it is redacted here. A platform's
+    /// assertion the provider refused is named by what it says of itself: a subject or audience
+    /// that does not match the client's federated subject is the usual cause.
     private static func redactingCredentials<R>(of authentication: ClientAuthenticationParameters, _ body: () throws -> R) throws -> R {
         do {
             return try body()
@@ -31,6 +33,12 @@ extension OAuthHTTP {
             let hidden = authentication.credentials.map { ("client_secret", $0) }
             error.message = redact(error.message, secretsIn: hidden)
             error.cause = error.cause.map { redact($0, secretsIn: hidden) }
+            if let claims = authentication.platformAssertion, error.code == .provider,
+               error.oauthError == .invalidClient || error.oauthError == .unauthorizedClient {
+                error.message = redact(error.message + "; the platform's assertion sent had \(claims.summary)", secretsIn: hidden)
+                error.remedy = .checkFederatedClient
+                error.hint = nil
+            }
             throw error
         }
     }

@@ -125,8 +125,8 @@ public struct FlowDriver: Sendable {
     let receiver: any RedirectReceiver
     let sleeper: any Sleeper
     let writer: SessionWriter
-    /// Where a confidential client's secret, key or assertion is read from.
-    var credentials: (any CredentialReader)? = nil
+    /// Where a confidential client's secret, key or assertion is fetched.
+    var credentials: CredentialPorts? = nil
     let paste: (any LineInput)?
 
     /// `writer` nil: the session goes to `store` and nothing else (no cache, no settings).
@@ -192,14 +192,14 @@ public struct FlowDriver: Sendable {
     private func clientAuthenticator(_ input: Input, metadata: ProviderMetadata) throws -> ClientAuthenticator? {
         guard input.clientAuth.isConfidential else { return nil }
         guard let credentials else { throw KCAuthError(.internal, "no credential reader for a confidential client") }
-        return ClientAuthenticator(clientID: input.clientID, authentication: try input.clientAuth.resolve(reader: credentials, metadata: metadata),
+        return ClientAuthenticator(clientID: input.clientID, authentication: try input.clientAuth.resolve(credentials, metadata: metadata),
                                    clock: clock, random: random)
     }
 
-    /// Sets where a confidential client's credentials are read from.
-    public func reading(credentials reader: any CredentialReader) -> FlowDriver {
+    /// Sets where a confidential client's credentials are fetched.
+    public func reading(credentials ports: CredentialPorts) -> FlowDriver {
         var copy = self
-        copy.credentials = reader
+        copy.credentials = ports
         return copy
     }
 }

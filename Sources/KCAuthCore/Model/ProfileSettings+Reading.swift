@@ -53,6 +53,16 @@ extension ProfileSettings {
                 throw KCAuthError(.configuration, "\(place): \(key) '\(Sanitize.oneLine(value))' is not "
                                   + ChoiceWords.or(ChoiceWords.words(ClientSecretMethod.self)))
             }
+        case .clientAssertionSource:
+            guard row.check.accepts(value, at: .file) else {
+                throw KCAuthError(.configuration, "\(place): \(key) '\(Sanitize.oneLine(value))' is not "
+                                  + ChoiceWords.or(AssertionSource.forms) + " (a file's path absolute)")
+            }
+        case .clientAssertionType:
+            guard value.isEmpty || ClientAssertionType(rawValue: value) != nil else {
+                throw KCAuthError(.configuration, "\(place): \(key) '\(Sanitize.oneLine(value))' is not "
+                                  + ChoiceWords.or(ChoiceWords.words(ClientAssertionType.self)))
+            }
         case .grant:
             guard value.isEmpty || value == SettingCheck.clientCredentialsGrant else {
                 throw KCAuthError(.configuration, "\(place): \(key) '\(Sanitize.oneLine(value))' is not \(SettingCheck.clientCredentialsGrant)")

@@ -12,6 +12,11 @@ public struct LoginSettingsFlags: Sendable, Equatable {
     public var clientKeyID: String?
     public var clientKeyAlgorithm: String?
     public var clientAssertionFile: String?
+    /// A platform's assertion (`--client-assertion-from`; a `file:` path as given), the audience
+    /// to ask it for, and what it is sent as.
+    public var clientAssertionFrom: AssertionSource?
+    public var clientAssertionAudience: String?
+    public var clientAssertionType: ClientAssertionType?
     /// The `dpop` and `par` settings of this login.
     public var dpop: DPoPMode?
     public var par: PARMode?

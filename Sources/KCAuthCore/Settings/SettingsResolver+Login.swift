@@ -43,7 +43,27 @@ extension SettingsResolver {
         return Setting(.no, .default)
     }
 
+    /// The client's authentication, with an assertion's audience and type given in this login
+    /// applied to the assertion chosen (given now, or the profile's).
     private func clientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {
+        let chosen = try chosenClientAuth(f, saved: saved)
+        guard f.clientAssertionAudience != nil || f.clientAssertionType != nil else { return chosen }
+        guard case .clientAssertion(var assertion) = chosen.value else {
+            throw KCAuthError(.usage, "a client assertion's audience and type go with its source: name one for this login ("
+                              + ChoiceWords.or(AssertionSource.forms) + ")")
+        }
+        if f.clientAssertionAudience != nil, !assertion.takesAudience {
+            throw KCAuthError(.usage, "an assertion read from \(PlatformAssertion(assertion.source)) comes with the audience the platform "
+                              + "gave it; only \(AssertionSource.githubActionsWord) and command: sources are asked for one")
+        }
+        guard chosen.source == .profile else { return chosen }   // given now: made with them
+        assertion.audience = f.clientAssertionAudience ?? assertion.audience
+        assertion.type = f.clientAssertionType ?? assertion.type
+        let row = f.clientAssertionAudience != nil ? SettingsCatalogue.clientAssertionAudience : SettingsCatalogue.clientAssertionType
+        return Setting(.clientAssertion(assertion), .flag, origin: .option(row.name))
+    }
+
+    private func chosenClientAuth(_ f: LoginSettingsFlags, saved: ProfileSettings) throws -> Setting<ClientAuthenticationSetting> {
         // The command line says which of its options clash before it gets here.
         if f.clientKey == nil, f.clientKeyID != nil || f.clientKeyAlgorithm != nil {
             throw KCAuthError(.usage, "a client key id and algorithm go with a client key")
@@ -61,15 +81,21 @@ extension SettingsResolver {
         }
         if let raw = f.clientAssertionFile {
             let path = try absolute(Setting(raw, .flag, origin: .option(SettingsCatalogue.clientAssertionFile.name))).value
-            given.append(Setting(.clientAssertion(.file(path)), .flag, origin: .option(SettingsCatalogue.clientAssertionFile.name)))
+            given.append(Setting(.clientAssertion(platformAssertion(.file(path), f)), .flag,
+                                 origin: .option(SettingsCatalogue.clientAssertionFile.name)))
+        }
+        if var source = f.clientAssertionFrom {
+            let origin = SettingOrigin.option(SettingsCatalogue.clientAssertionFrom.name)
+            if case .file(let raw) = source { source = .file(try absolute(Setting(raw, .flag, origin: origin)).value) }
+            given.append(Setting(.clientAssertion(platformAssertion(source, f)), .flag, origin: origin))
         }
         guard given.count <= 1 else {
             throw KCAuthError(.usage, "give one client credential: \(given.compactMap(\.origin?.plainName).joined(separator: ", ")) were given together")
         }
-        if let flag = given.first { return flag }
         // Set means non-empty; the value itself is read only when a request needs it.
         let secret = environment.raw[Self.clientSecretVariable].map { !$0.isEmpty } ?? false
         let assertion = environment.raw[Self.clientAssertionVariable].map { !$0.isEmpty } ?? false
+        if let flag = given.first { return flag }
         switch (secret, assertion) {
         case (true, true):
             throw KCAuthError(.usage, "both \(Self.clientSecretVariable) and \(Self.clientAssertionVariable) are set", hint: "unset one of them")
@@ -82,11 +108,16 @@ extension SettingsResolver {
             return Setting(.clientSecret(ClientSecretSource(.environment(Self.clientSecretVariable)), method: method),
                            .environment, origin: .environment(Self.clientSecretVariable))
         case (false, true):
-            return Setting(.clientAssertion(.environment(Self.clientAssertionVariable)), .environment, origin: .environment(Self.clientAssertionVariable))
+            return Setting(.clientAssertion(platformAssertion(.environment(Self.clientAssertionVariable), f)), .environment,
+                           origin: .environment(Self.clientAssertionVariable))
         case (false, false):
             break
         }
         if let remembered = saved.clientAuth { return Setting(remembered, .profile, origin: .file("client_auth")) }
         return Setting(.none, .default)
+    }
+
+    private func platformAssertion(_ source: AssertionSource, _ f: LoginSettingsFlags) -> PlatformAssertion {
+        PlatformAssertion(source, audience: f.clientAssertionAudience, type: f.clientAssertionType ?? .jwtBearer)
     }
 }

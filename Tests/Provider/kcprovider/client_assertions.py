@@ -3,7 +3,8 @@
 DOT checks client secrets (client_secret_basic, client_secret_post) but knows nothing of
 `client_assertion`; this module checks one for the confidential clients of realm.py whose "auth"
 is "private_key_jwt" (iss = sub = client_id, signed by a key registered with the client) or
-"federated" (iss = a trusted platform, sub = the workload, signed by the platform's key).
+"federated" (iss = a trusted platform, sub = the workload, signed by the platform's key), and
+hands the clients of Keycloak's federated client authentication to federation.py.
 
 Every rejection raises InvalidClient with a Keycloak-like description, answered as
 401 invalid_client.
@@ -18,6 +19,7 @@ from pathlib import Path
 from jwcrypto import jwk, jws
 from jwcrypto.common import JWException
 
+from . import federation
 from .config import CONFIG
 from .realm import CONFIDENTIAL_CLIENTS
 
@@ -92,6 +94,8 @@ def client_for_assertion(assertion, client_id):
             return cid
         if spec["auth"] == "federated" and claims.get("iss") == spec["issuer"] and claims.get("sub") == spec["subject"]:
             return cid
+        if spec["auth"] in federation.KINDS and claims.get("sub") == federation.subject(spec):
+            return cid
     raise InvalidClient("Invalid client or Invalid client credentials")
 
 
@@ -147,12 +151,20 @@ def _number(claims, name, required):
 
 def authenticate(assertion_type, assertion, client_id):
     """The client_id the assertion authenticates, or InvalidClient."""
-    if assertion_type != ASSERTION_TYPE:
+    if assertion_type not in (ASSERTION_TYPE, federation.JWT_SPIFFE):
         raise InvalidClient("Parameter client_assertion_type is missing or invalid")
     if not assertion:
         raise InvalidClient("Parameter client_assertion is missing")
     client_id = client_for_assertion(assertion, client_id)
     spec = CONFIDENTIAL_CLIENTS.get(client_id)
+    if spec is not None and spec["auth"] in federation.KINDS:
+        try:
+            federation.authenticate(spec, assertion_type, assertion)
+        except federation.Refused as e:
+            raise InvalidClient(str(e)) from None
+        return client_id
+    if assertion_type != ASSERTION_TYPE:
+        raise InvalidClient("Parameter client_assertion_type is missing or invalid")
     if spec is None or spec["auth"] not in ("private_key_jwt", "federated"):
         raise InvalidClient("Invalid client or Invalid client credentials")
 

@@ -108,6 +108,13 @@ class Config:
     par_advertised: bool = field(default_factory=lambda: _flag("PROVIDER_PAR_ADVERTISED", True))
     par_lifetime: int = field(default_factory=lambda: _int("PROVIDER_PAR_LIFETIME", 60))
     par_error: str = field(default_factory=lambda: os.environ.get("PROVIDER_PAR_ERROR", ""))
+    # Keycloak's federated client authentication (federation.py): the issuer the clients
+    # kcauth-ci and kcauth-ci-spiffe trust (its discovery names its JWKS; "" trusts nobody), and
+    # the federated subject of each (what a GitHub job's, or a SPIFFE workload's, token says).
+    ci_issuer: str = field(default_factory=lambda: os.environ.get("PROVIDER_CI_ISSUER", ""))
+    ci_subject: str = field(default_factory=lambda: os.environ.get("PROVIDER_CI_SUBJECT") or "repo:org/app:ref:refs/heads/main")
+    ci_spiffe_subject: str = field(default_factory=lambda: os.environ.get("PROVIDER_CI_SPIFFE_SUBJECT")
+                                   or "spiffe://ci.example.test/workload")
 
     @property
     def origin(self):

@@ -4,6 +4,7 @@ Only the method, the path (never the query string, which carries codes and state
 type of token requests, the status and the OAuth `error` code are written: never a token value.
 """
 
+import base64
 import json
 import os
 import threading
@@ -47,6 +48,11 @@ class RequestLogMiddleware:
         if request.method == "POST" and request.path.endswith(TOKEN_PATH_SUFFIX):
             # The view has parsed the form by now, so this reads Django's cached copy.
             entry["grant_type"] = request.POST.get("grant_type")
+            # A client assertion's jti and sub (never the assertion): a test can see that each
+            # request sent a new one.
+            seen = _assertion_claims(request.POST.get("client_assertion"))
+            if seen:
+                entry["assertion"] = seen
         if request.method == "GET" and request.path.endswith(AUTH_PATH_SUFFIX):
             # After a pushed request was resolved, these are the pushed parameters.
             entry["auth_params"] = {k: v for k, v in request.GET.items() if k not in AUTH_PARAMS_NOT_LOGGED}
@@ -67,3 +73,15 @@ class RequestLogMiddleware:
                 os.write(fd, line.encode())
             finally:
                 os.close(fd)
+
+
+def _assertion_claims(assertion):
+    """`jti`, `sub` and `exp` of a client assertion's payload (unverified), or None."""
+    if not assertion:
+        return None
+    try:
+        payload = assertion.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        return {k: claims.get(k) for k in ("jti", "sub", "exp")}
+    except (IndexError, ValueError, TypeError, AttributeError):
+        return None

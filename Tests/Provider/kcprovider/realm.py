@@ -34,6 +34,12 @@ DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 #                      iss = sub = client_id (kcprovider/client_assertions.py)
 #   "federated"        an assertion signed by a trusted platform (a Kubernetes service-account
 #                      token, a CI ID token): iss = the platform, sub = the workload
+#   "federated-oidc"   Keycloak 26.6's "Signed JWT - Federated" with an OpenID Connect identity
+#                      provider: a live issuer's token (its JWKS fetched), iss = that issuer,
+#                      sub = the federated subject, aud = the realm's issuer, a single-use jti
+#                      (kcprovider/federation.py; the issuer and subject are per start, config.py)
+#   "federated-spiffe" the same with Keycloak's SPIFFE provider (client_assertion_type jwt-spiffe):
+#                      sub = the workload's SPIFFE ID, signed by a key of the trust bundle
 PLATFORM_ISSUER = "https://platform.example.test"
 FEDERATED_SUBJECT = "system:serviceaccount:ci:kcauth-federated"
 # Has every character RFC 6749 §2.3.1's form-encoding inside Basic must protect.
@@ -79,6 +85,24 @@ CLIENTS = [
         "issuer": PLATFORM_ISSUER,
         "subject": FEDERATED_SUBJECT,
         "keys": [("platform.pem", "platform-1")],
+    },
+    {
+        # A CI job's client: no secret anywhere, the platform's ID token instead (federation.py).
+        "client_id": "kcauth-ci",
+        "name": "kcauth (confidential, Signed JWT - Federated)",
+        "skip_authorization": True,
+        "device_grant": False,
+        "client_credentials": True,
+        "auth": "federated-oidc",
+    },
+    {
+        # The same with a SPIFFE JWT-SVID (client_assertion_type ...:jwt-spiffe).
+        "client_id": "kcauth-ci-spiffe",
+        "name": "kcauth (confidential, SPIFFE JWT-SVID)",
+        "skip_authorization": True,
+        "device_grant": False,
+        "client_credentials": True,
+        "auth": "federated-spiffe",
     },
     {
         # Same, but the user sees a consent page (to test Deny -> error=access_denied).

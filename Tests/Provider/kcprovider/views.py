@@ -285,7 +285,7 @@ class TokenView(dot.TokenView):
                 response = self.authorization_flow_token_response(request)
         finally:
             dpop.set_current_jkt(None)
-        response = self._keycloak_shape(response)
+        response = self._keycloak_shape(response, request.POST.get("grant_type"))
         if jkt and CONFIG.dpop == "on" and response.status_code == 200:
             data = json.loads(response.content)
             dpop.bind(data["access_token"], jkt)
@@ -364,7 +364,7 @@ class TokenView(dot.TokenView):
             return oauth_error(400, "invalid_grant", "PKCE verification failed: Code mismatch")
         return None
 
-    def _keycloak_shape(self, response):
+    def _keycloak_shape(self, response, grant_type=None):
         """Add Keycloak's extra token-response fields, and the id_token fault."""
         if response.status_code != 200 or not response.get("Content-Type", "").startswith("application/json"):
             return response
@@ -372,6 +372,9 @@ class TokenView(dot.TokenView):
         if "refresh_token" in data:
             # DOT's refresh token dies REFRESH_TOKEN_EXPIRE_SECONDS after its access token expires.
             data["refresh_expires_in"] = int(data.get("expires_in", 0)) + CONFIG.refresh_token_lifetime
+        elif grant_type == "client_credentials":
+            # A service account's transient session: no refresh token, refresh_expires_in 0.
+            data["refresh_expires_in"] = 0
         data.setdefault("not-before-policy", 0)
         if "id_token" in data and CONFIG.fault("tamper-id-token-signature"):
             data["id_token"] = _tamper_signature(data["id_token"])

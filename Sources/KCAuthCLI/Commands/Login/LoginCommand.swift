@@ -34,7 +34,9 @@ enum LoginCommand: Command {
         --client-credentials signs in as a confidential client itself, with no person (CI): \
         the secret comes from KCAUTH_CLIENT_SECRET or --client-secret-file, never from the \
         command line; --client-key signs a fresh assertion per request (private_key_jwt); \
-        --client-assertion-file sends a platform's assertion. --dpop binds the session to a key \
+        --client-assertion-from sends a platform's assertion, fetched again for every token \
+        request (github-actions, env:NAME, file:PATH, command:PROGRAM ARG...), so a CI job \
+        needs no stored secret however long it runs. --dpop binds the session to a key \
         kcauth makes and keeps with it (RFC 9449): a copied refresh token is useless without the \
         key; --dpop-mode refresh-only is for providers that bind only the refresh token. When the \
         provider offers pushed authorization requests (RFC 9126), the request is pushed and the \
@@ -50,6 +52,7 @@ enum LoginCommand: Command {
             "kcauth login --device --qr   # sign in on your phone",
             "kcauth login --storage memory -o raw   # CI: print the token, keep nothing",
             "kcauth login --client-credentials --storage memory -o raw   # CI, a secret",
+            "kcauth login --client-credentials --client-assertion-from github-actions",
             "kcauth login --idp-hint github --ui-locales de   # kept for the profile",
             "kcauth login --dpop   # tokens bound to a key of the session (RFC 9449)",
         ])
