@@ -75,7 +75,24 @@ public final class KCAuthContext: Sendable {
     // MARK: Adapters for a profile
 
     public func store(_ kind: StorageKind, warn: @escaping @Sendable (String) -> Void = { _ in }) -> any SecretStore {
-        adapters.secretStore(kind, warn)
+        traced(adapters.secretStore(kind, warn))
+    }
+
+    // MARK: The trace (`--debug`): a layer around the seams only when it is on
+
+    public var trace: any TraceSink { adapters.trace }
+
+    func traced(_ store: any SecretStore) -> any SecretStore {
+        trace.isOn ? TracingSecretStore(store, trace: trace, clock: adapters.clock) : store
+    }
+
+    func traced(_ transport: any HTTPTransport) -> any HTTPTransport {
+        trace.isOn ? TracingTransport(transport, trace: trace, clock: adapters.clock) : transport
+    }
+
+    /// The browser launcher, traced when the trace is on.
+    public var opener: any URLOpener {
+        trace.isOn ? TracingOpener(adapters.opener, trace: trace, clock: adapters.clock) : adapters.opener
     }
 
     /// The profile's store, saying so when its last sign-in kept the session in memory only.
@@ -86,11 +103,14 @@ public final class KCAuthContext: Sendable {
         MemorySignInNoting(store: store, kind: kind, notes: adapters.memorySignIns)
     }
 
-    public func http(caFile: String?) -> OAuthHTTP { OAuthHTTP(adapters.transport(caFile)) }
+    public func http(caFile: String?) -> OAuthHTTP { OAuthHTTP(traced(adapters.transport(caFile)), trace: trace) }
 
     public func http(for profile: ResolvedProfile) -> OAuthHTTP { http(caFile: profile.caFile?.value) }
 
-    public func lock(for profile: ResolvedProfile) -> any ProfileLock { adapters.lock(profile.storage.value) }
+    public func lock(for profile: ResolvedProfile) -> any ProfileLock {
+        let lock = adapters.lock(profile.storage.value)
+        return trace.isOn ? TracingProfileLock(lock, trace: trace, clock: adapters.clock) : lock
+    }
 
     /// A memory session lives only inside one `login`: no runtime copy may stand in for it.
     func tokenCache(for kind: StorageKind) -> (any TokenCache)? { kind == .memory ? nil : adapters.tokenCache }
@@ -103,10 +123,10 @@ public final class KCAuthContext: Sendable {
         let caFile = profile.caFile?.value
         let clientAuth = profile.clientAuth.value
         return TokenProvider(profile: profile.name, store: store(for: profile), clock: clock, lock: lock(for: profile),
-                             cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
-                             refresher: { [adapters] in
+                             cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding, trace: trace,
+                             refresher: { [adapters, self] in
                                  // A confidential client's credentials are read only when a request needs them.
-                                 TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock,
+                                 TokenRefresher(http: http(caFile: caFile), clock: clock,
                                                 authentication: try clientAuth.resolveWithoutDiscovery(reader: adapters.credentials),
                                                 random: adapters.random)
                              })
@@ -131,7 +151,8 @@ public final class KCAuthContext: Sendable {
     /// The one sign-in of a profile across processes; a waiter waits up to the profile's login
     /// timeout and a minute more (the holder's flow has that deadline too).
     public func oneSignIn(_ profile: ResolvedProfile) -> OneSignIn {
-        OneSignIn(lock: adapters.signInLock(), profile: profile.name, clock: adapters.clock, waitLimit: profile.timeout.value + 60)
+        let lock = trace.isOn ? TracingSignInLock(adapters.signInLock(), trace: trace, clock: adapters.clock) : adapters.signInLock()
+        return OneSignIn(lock: lock, profile: profile.name, clock: adapters.clock, waitLimit: profile.timeout.value + 60)
     }
 
     public func logout() -> Logout { Logout(context: self) }

@@ -40,6 +40,8 @@ public final class FakeAdapters: @unchecked Sendable {
     public let credentials = FakeCredentialReader()
     /// The desktop reminder of a caller that cannot sign in: recorded, never shown.
     public let reminder = RecordingReminder()
+    /// `--debug`'s sink: off unless a test records the trace (`RecordingTrace`).
+    public var trace: any TraceSink = NoTrace()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -63,6 +65,7 @@ public final class FakeAdapters: @unchecked Sendable {
         var adapters = bareAdapters
         credentials.environment.merge(environment) { given, _ in given }
         adapters.credentials = credentials
+        adapters.trace = trace
         adapters.terminal = terminal
         adapters.standardInput = standardInput
         adapters.launcher = launcher

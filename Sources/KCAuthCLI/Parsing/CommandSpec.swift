@@ -26,7 +26,7 @@ public struct CommandSpec: Sendable, Equatable {
         self.summary = summary
         self.description = description
         self.usage = usage
-        self.options = options + [CommandTable.help]
+        self.options = options + [CommandTable.debug, CommandTable.help]
         self.positionals = positionals
         self.arguments = arguments
         self.examples = examples

@@ -20,6 +20,8 @@ public enum SettingCheck: Sendable, Equatable {
     case par
     /// `KCAUTH_TOKEN_CACHE`: `0`, `off`, `no`, `false` turn the cache off; anything else leaves it on.
     case switchOff
+    /// `--debug`'s `text` or `json`; `KCAUTH_DEBUG` also takes `1` and the off words (``TraceMode``).
+    case debug
 
     public enum Place: Sendable, Equatable { case file, environment }
 
@@ -38,6 +40,7 @@ public enum SettingCheck: Sendable, Equatable {
         case .dpop: return ChoiceWords.words(DPoPMode.self)
         case .par: return ChoiceWords.words(PARMode.self)
         case .clientAuthMethod: return ChoiceWords.words(ClientSecretMethod.self)
+        case .debug: return ChoiceWords.words(TraceMode.self)
         default: return nil
         }
     }
@@ -80,6 +83,9 @@ public enum SettingCheck: Sendable, Equatable {
             return value.isEmpty || DPoPMode(rawValue: place == .file ? value : Self.asciiLowercased(value)) != nil
         case .par:
             return value.isEmpty || PARMode(rawValue: value) != nil
+        case .debug:
+            if place == .environment { return TraceMode.setting(environment: value) != .refused }
+            return TraceMode(rawValue: value) != nil
         }
     }
 

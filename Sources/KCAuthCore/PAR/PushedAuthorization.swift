@@ -33,7 +33,7 @@ public struct PushedAuthorization: Sendable {
 
     /// The browser's URL after a successful push: `authorizationEndpoint` with `client_id` and
     /// `request_uri` only.
-    public func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata) throws -> String {
+    public func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata) throws -> WireText {
         let pushed = try push(request, issuer: metadata.issuer)
         return request.url(authorizationEndpoint: metadata.authorizationEndpoint, requestURI: pushed.requestURI)
     }

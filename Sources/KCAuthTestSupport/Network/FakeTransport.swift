@@ -23,7 +23,7 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try lock.withLock {
             requests.append(request)
-            let key = "\(request.method.rawValue) \(request.url)"
+            let key = "\(request.method.rawValue) \(request.url.reveal())"
             guard var queue = routes[key], let first = queue.first else {
                 Issue.record("unexpected HTTP request: \(key)")
                 throw KCAuthError(.network, "no stub for \(key)")
@@ -33,5 +33,5 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    public func requests(to url: String) -> [HTTPRequest] { lock.withLock { requests.filter { $0.url == url } } }
+    public func requests(to url: String) -> [HTTPRequest] { lock.withLock { requests.filter { $0.url.reveal() == url } } }
 }

@@ -28,10 +28,10 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
 
     public private(set) var startLocation: String?
     public private(set) var startedAt: String?
-    public func startURL(redirectingTo location: String, secretPath: String) -> String {
-        startLocation = location
-        startedAt = "http://127.0.0.1:50000/" + secretPath
-        return startedAt!
+    public func startURL(redirectingTo location: WireText, secretPath: Secret) -> WireText {
+        startLocation = location.reveal()
+        startedAt = "http://127.0.0.1:50000/" + secretPath.reveal()
+        return WireText(startedAt!)
     }
 
     /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's
@@ -47,16 +47,16 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
 
     public private(set) var startLocator: (() throws -> String)?
     public private(set) var startError: (any Error)?
-    public func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String {
+    public func startURL(secretPath: Secret, binding: BrowserBinding, locating location: @escaping () throws -> WireText) -> WireText {
         self.binding = binding
         startLocation = nil
-        startLocator = location
-        startedAt = "http://127.0.0.1:50000/" + secretPath
-        return startedAt!
+        startLocator = { try location().reveal() }
+        startedAt = "http://127.0.0.1:50000/" + secretPath.reveal()
+        return WireText(startedAt!)
     }
 
     public private(set) var binding: BrowserBinding?
-    public func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
+    public func startURL(redirectingTo location: WireText, secretPath: Secret, binding: BrowserBinding) -> WireText {
         self.binding = binding
         return startURL(redirectingTo: location, secretPath: secretPath)
     }

@@ -36,9 +36,10 @@ final class LoginProgress: @unchecked Sendable {
         case .starting:
             console.err(choice.explanation + "\n")
         case .authorizationURL(let url):
+            // The person must be able to open it: the terminal is this URL's wire.
             console.err(openBrowser
-                ? "Opening the browser to sign in. If it does not open, visit:\n  \(url)\n"
-                : "Open this URL in a browser to sign in:\n  \(url)\n")
+                ? "Opening the browser to sign in. If it does not open, visit:\n  \(url.reveal())\n"
+                : "Open this URL in a browser to sign in:\n  \(url.reveal())\n")
         case .browserFailed(let error):
             endStatusLine()
             console.err(Self.sentence(MessageWords.message(error)) + "; open the URL above yourself.\n")

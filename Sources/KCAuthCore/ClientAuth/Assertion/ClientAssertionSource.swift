@@ -22,7 +22,7 @@ public struct ClientAssertionSource: Sendable, CustomStringConvertible {
 
     /// The current assertion. It must look like a compact JWS (three base64url parts, RFC 7515
     /// §7.1); its signature and claims are the provider's to judge.
-    public func currentAssertion() throws -> String {
+    public func currentAssertion() throws -> Secret {
         let text = try source.read(using: reader, what: "the client assertion", limit: Self.sizeLimit)
             .trimmingWhitespace()
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -34,6 +34,6 @@ public struct ClientAssertionSource: Sendable, CustomStringConvertible {
         guard parts.count == 3, base64url else {
             throw KCAuthError(.configuration, "the client assertion in \(source) is not a signed JWT (header.payload.signature)")
         }
-        return text
+        return Secret(.clientAssertion, text)
     }
 }

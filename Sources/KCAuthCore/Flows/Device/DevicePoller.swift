@@ -40,12 +40,18 @@ public struct DevicePoller: Sendable {
         while true {
             try wait(until: nextPoll, deadline: deadline, profile: profile, notify: notify)
             do {
-                if let authenticator {
-                    return try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, authenticator: authenticator,
-                                             what: "waiting for the device sign-in")
+                let tokens = if let authenticator {
+                    try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, authenticator: authenticator,
+                                      what: "waiting for the device sign-in")
+                } else {
+                    try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, what: "waiting for the device sign-in")
                 }
-                return try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, what: "waiting for the device sign-in")
+                http.trace.emit(TraceEvent("device.poll", ("outcome", .text("approved"))))
+                return tokens
             } catch let error as KCAuthError where error.code == .provider {
+                http.trace.emit(TraceEvent("device.poll", ("outcome", .text(error.oauthError?.rawValue ?? "refused")),
+                                           ("next_in_s", .number(error.oauthError == .slowDown ? interval + Self.slowDownStep : interval)),
+                                           ("expires_in_s", .number((deadline - sleeper.monotonicNow()).rounded()))))
                 switch error.oauthError {
                 case .authorizationPending?:
                     break

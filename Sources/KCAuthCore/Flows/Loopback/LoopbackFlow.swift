@@ -71,7 +71,7 @@ struct LoopbackFlow: Sendable {
     }
 
     /// The code exchange (RFC 6749 §4.1.3, with the PKCE verifier) and the new session.
-    private func redeem(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata,
+    private func redeem(_ code: Secret, request: AuthorizationRequest, metadata: ProviderMetadata,
                         context: SessionFinisher.Context, notify: (FlowDriver.Event) -> Void) -> Result<FlowDriver.Output, KCAuthError> {
         notify(.received)
         return Result {
@@ -86,11 +86,11 @@ struct LoopbackFlow: Sendable {
     /// URL to show, the browser, and why it did not start.
     private func startBrowser(_ input: FlowDriver.Input, listener: any BoundRedirectListener, request: AuthorizationRequest,
                               pusher: PushedAuthorization?, metadata: ProviderMetadata) throws
-        -> (url: String, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
+        -> (url: WireText, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
         var url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
-        let secretPath = "start/" + Base64URL.encode(try random.bytes(16))
-        let start: String
+        let secretPath = Secret(.startPath, "start/" + Base64URL.encode(try random.bytes(16)))
+        let start: WireText
         if let pusher {
             // Pushed when the browser arrives at the start URL, so the `request_uri`'s short
             // life (Keycloak: 60 s) starts when the person is there; a refused push ends the
@@ -116,7 +116,7 @@ struct LoopbackFlow: Sendable {
     /// not just about the redirect.
     private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait, input: FlowDriver.Input,
                       notify: (FlowDriver.Event) -> Void,
-                      redeem: (String) -> Result<FlowDriver.Output, KCAuthError>) throws -> FlowDriver.Output {
+                      redeem: (Secret) -> Result<FlowDriver.Output, KCAuthError>) throws -> FlowDriver.Output {
         let waiter = LoopbackWaiter(judge: judge, listener: listener, browser: browser, clock: sleeper, profile: input.profile)
         _ = try ExactRedirectHint.explainingTimeout(refused: { waiter.refused }) {
             try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds,

@@ -6,7 +6,7 @@
 /// Driven by the listener on its thread; not shared.
 final class LoopbackWaiter {
     typealias Notify = (FlowDriver.Event) -> Void
-    typealias Redeem = (String) -> Result<FlowDriver.Output, KCAuthError>
+    typealias Redeem = (Secret) -> Result<FlowDriver.Output, KCAuthError>
 
     private var machine: LoopbackWait<FlowDriver.Output>
     private let listener: any BoundRedirectListener
