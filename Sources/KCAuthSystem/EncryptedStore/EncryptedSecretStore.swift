@@ -229,6 +229,7 @@ public final class EncryptedSecretStore: SecretStore {
     func remember(_ key: [UInt8], file: EncryptedStoreKey, seconds: UInt32) throws -> Instant {
         let until = Instant(clock: clock.now() + Double(seconds))
         try keyring.store(key, description: KernelKeyring.description(storeID: file.id), seconds: seconds, expires: until)
+        trace.emit(TraceEvent("encrypted-store.unlocked", ("store", .text(file.id)), ("kernel_keyring_until", .text(until.rfc3339))))
         return until
     }
 

@@ -31,7 +31,7 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
     public func startURL(redirectingTo location: WireText, secretPath: Secret) -> WireText {
         startLocation = location.reveal()
         startedAt = "http://127.0.0.1:50000/" + secretPath.reveal()
-        return WireText(startedAt!)
+        return "http://127.0.0.1:50000/\(secretPath)"
     }
 
     /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's
@@ -52,7 +52,7 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
         startLocation = nil
         startLocator = { try location().reveal() }
         startedAt = "http://127.0.0.1:50000/" + secretPath.reveal()
-        return WireText(startedAt!)
+        return "http://127.0.0.1:50000/\(secretPath)"
     }
 
     public private(set) var binding: BrowserBinding?

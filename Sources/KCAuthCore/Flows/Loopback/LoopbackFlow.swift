@@ -61,6 +61,11 @@ struct LoopbackFlow: Sendable {
         // and the answer can only come back by hand (`PastedRedirect`).
         let byHand = !input.openBrowser || started.error != nil
         let url = if let pusher, byHand { try pusher.browserURL(for: request, metadata: metadata) } else { started.url }
+        http.trace.emit(TraceEvent("authorize.request", ("endpoint", .text(metadata.authorizationEndpoint)),
+                                   ("redirect_uri", .text(listener.redirectURI)), ("pushed", .flag(pusher != nil)),
+                                   ("browser", .text(input.openBrowser ? (started.error == nil ? "started" : "failed") : "not started")),
+                                   ("parameters", .fields(request.fields.map { TraceField($0.name, .wire($0.value)) })),
+                                   ("shown_url", .wire(url))))
         notify(.authorizationURL(url))
         if let launchError = started.error { notify(.browserFailed(launchError)) }
         notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout))
@@ -117,7 +122,8 @@ struct LoopbackFlow: Sendable {
     private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait, input: FlowDriver.Input,
                       notify: (FlowDriver.Event) -> Void,
                       redeem: (Secret) -> Result<FlowDriver.Output, KCAuthError>) throws -> FlowDriver.Output {
-        let waiter = LoopbackWaiter(judge: judge, listener: listener, browser: browser, clock: sleeper, profile: input.profile)
+        let waiter = LoopbackWaiter(judge: judge, listener: listener, browser: browser, clock: sleeper, profile: input.profile,
+                                    trace: http.trace)
         _ = try ExactRedirectHint.explainingTimeout(refused: { waiter.refused }) {
             try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds,
                                  tick: { try waiter.tick(notify: notify, redeem: redeem) },
