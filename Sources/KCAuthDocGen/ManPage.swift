@@ -168,7 +168,8 @@ public enum ManPage {
             let list = uses[name]!
             let options = Set(list.map(\.option)).sorted().map { "--" + $0 }.joined(separator: " or ")
             let commands = list.map { "`kcauth \($0.command)`" }
-            var text = "Stands in for \(options) when it is not given, in \(sentenceList(commands))."
+            let everywhere = list.count == CommandTable.commands.count
+            var text = "Stands in for \(options) when it is not given, in " + (everywhere ? "every command." : "\(sentenceList(commands)).")
             if let note = ManPageText.environmentNotes[name] { text += " " + note }
             return .item("`\(name)`", text)
         }

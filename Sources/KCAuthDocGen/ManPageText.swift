@@ -117,6 +117,7 @@ enum ManPageText {
         Every command reads it, and it wins over the profile's `storage` setting.
         """,
         SettingsCatalogue.flow.environment!: "Case does not matter; it counts for one run and is not remembered.",
+        SettingsCatalogue.debug.environment!: "1 or text: a trace in lines; json: one JSON object per line; 0 or off: none (see DEBUGGING).",
         SettingsCatalogue.caFile.environment!: """
         Every command that talks to the provider (token when it refreshes, refresh, logout, \
         whoami, doctor) uses it instead of the profile's `ca_file`.

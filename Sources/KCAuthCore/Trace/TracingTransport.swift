@@ -19,6 +19,8 @@ public struct TracingTransport: HTTPTransport {
         "content-type", "content-length", "date", "cache-control", "pragma", "www-authenticate", "dpop-nonce", "retry-after",
         "server", "via", "x-request-id", "x-correlation-id", "connection", "vary", "referrer-policy", "x-frame-options",
         "x-content-type-options", "strict-transport-security", "content-security-policy", "x-xss-protection",
+        "cross-origin-opener-policy", "cross-origin-resource-policy", "access-control-allow-origin", "expires", "last-modified",
+        "etag", "age", "allow",
     ]
 
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
