@@ -405,6 +405,39 @@ def test_the_fronts_decision(proof, providers, kc):
     assert '"reason":"a variable the front leaves to kcauth-full"' in proof.traces[-1][1]
 
 
+def test_a_trace_file_that_is_a_link_or_open_to_others_is_refused_and_a_bad_setting_is_a_usage_error(kc, tmp_path):
+    target = tmp_path / "target"
+    target.write_text("")
+    link = tmp_path / "link"
+    link.symlink_to(target)
+    # `token` reaches the front first, which leaves the refusal to the full program: one error, same words.
+    for args in (("token",), ("status",)):
+        r = kc(*args, env={"KCAUTH_DEBUG": "1", "KCAUTH_DEBUG_FILE": str(link)})
+        assert r.returncode == 1 and r.stdout == "", r
+        assert r.stderr == f"error: refusing to use {link}: it is a symbolic link; remove it\n", r
+    assert target.read_text() == "", "a link is never followed"
+    shared = tmp_path / "shared"
+    shared.write_text("")
+    shared.chmod(0o644)
+    r = kc("--debug", "status", env={"KCAUTH_DEBUG_FILE": str(shared)})
+    assert r.returncode == 1 and "it is accessible to group or others (mode 0644)" in r.stderr, r
+    if os.geteuid() == 0:
+        theirs = tmp_path / "theirs"
+        theirs.write_text("")
+        theirs.chmod(0o600)
+        os.chown(theirs, 65534, 65534)
+        r = kc("token", "--debug", env={"KCAUTH_DEBUG_FILE": str(theirs)})
+        assert r.returncode == 1 and "it is owned by uid 65534, not by you" in r.stderr, r
+        assert theirs.read_text() == ""
+    for args in (("token",), ("status",)):
+        r = kc(*args, env={"KCAUTH_DEBUG": "verbose"})
+        assert r.returncode == 2 and r.stderr.startswith("error: KCAUTH_DEBUG is 'verbose': use 1, text or json"), r
+    # Without a trace asked for, the file is not even made.
+    unused = tmp_path / "unused"
+    assert kc("status", env={"KCAUTH_DEBUG_FILE": str(unused)}).returncode in (0, 4)
+    assert not unused.exists()
+
+
 def test_the_whole_trace_holds_every_event_and_no_secret_of_the_session(proof, providers):
     for provider in providers:
         proof.provider(provider)
