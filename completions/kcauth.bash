@@ -52,7 +52,7 @@ _kcauth() {
             --profile) _kcauth_reply "$(_kcauth_profiles)"; return ;;
         esac
         case $cur in
-            -*) _kcauth_reply '-h --help --version --profile' ;;
+            -*) _kcauth_reply '-h --help --version --profile --debug' ;;
             *) _kcauth_reply 'login token refresh logout whoami status prompt unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help' ;;
         esac
         return
@@ -61,28 +61,28 @@ _kcauth() {
     # Per command: its flags, the flags that take a value, how many arguments it takes.
     local flags values max
     case $command in
-        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --dpop --dpop-mode --par --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-from --client-assertion-file --client-assertion-audience --client-assertion-type -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --dpop-mode --par --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-from --client-assertion-file --client-assertion-audience --client-assertion-type' max=0 ;;
-        token) flags='--profile --min-valid -o --output --id-token --dpop-url --dpop-method -h --help' values='--profile --min-valid -o --output --dpop-url --dpop-method' max=0 ;;
-        refresh) flags='--profile --scope -o --output --id-token -h --help' values='--profile --scope -o --output' max=0 ;;
-        logout) flags='--profile --all --local --forget --browser --timeout -h --help' values='--profile --timeout' max=0 ;;
-        whoami) flags='--profile --userinfo -o --output -h --help' values='--profile -o --output' max=0 ;;
-        status) flags='--profile -o --output -h --help' values='--profile -o --output' max=0 ;;
-        prompt) flags='--profile --format -h --help' values='--profile --format' max=0 ;;
-        unlock) flags='--for --passphrase-file -h --help' values='--for --passphrase-file' max=0 ;;
-        lock) flags='-h --help' values='' max=0 ;;
-        passphrase) flags='--new-key --passphrase-file --new-passphrase-file -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
-        profiles) flags='--profile --names -o --output -h --help' values='--profile -o --output' max=0 ;;
-        use) flags='-h --help' values='' max=1 ;;
-        exec) flags='--profile --env --min-valid --keep-fresh --token-file -h --help' values='--profile --env --min-valid --token-file' max=2 ;;
-        ssh) flags='--profile --scope -h --help' values='--profile --scope' max=2 ;;
-        forward-agent) flags='--profile --scope --socket -h --help' values='--profile --scope --socket' max=0 ;;
-        kubeconfig) flags='--profile --cluster --api-version --access-token --merge -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
-        git-credential) flags='--profile -h --help' values='--profile' max=1 ;;
-        docker-credential) flags='--profile -h --help' values='--profile' max=1 ;;
-        doctor) flags='--profile --issuer -o --output -h --help' values='--profile --issuer -o --output' max=0 ;;
-        setup-client) flags='--server --realm --client-id -o --output -h --help' values='--server --realm --client-id -o --output' max=0 ;;
-        completion) flags='-h --help' values='' max=1 ;;
-        help) flags='-h --help' values='' max=1 ;;
+        login) flags='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --no-browser --browser --device --flow --qr --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --force --dpop --dpop-mode --par --client-credentials --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-from --client-assertion-file --client-assertion-audience --client-assertion-type --debug -h --help' values='--issuer --server --realm --client-id --scope --profile --port --timeout --ca-file --flow --browser-command --storage --passphrase-file -o --output --idp-hint --login-hint --prompt --max-age --acr-values --ui-locales --param --dpop-mode --par --client-secret-file --client-secret --client-key --client-key-id --client-key-alg --client-assertion-from --client-assertion-file --client-assertion-audience --client-assertion-type' max=0 ;;
+        token) flags='--profile --min-valid -o --output --id-token --dpop-url --dpop-method --debug -h --help' values='--profile --min-valid -o --output --dpop-url --dpop-method' max=0 ;;
+        refresh) flags='--profile --scope -o --output --id-token --debug -h --help' values='--profile --scope -o --output' max=0 ;;
+        logout) flags='--profile --all --local --forget --browser --timeout --debug -h --help' values='--profile --timeout' max=0 ;;
+        whoami) flags='--profile --userinfo -o --output --debug -h --help' values='--profile -o --output' max=0 ;;
+        status) flags='--profile -o --output --debug -h --help' values='--profile -o --output' max=0 ;;
+        prompt) flags='--profile --format --debug -h --help' values='--profile --format' max=0 ;;
+        unlock) flags='--for --passphrase-file --debug -h --help' values='--for --passphrase-file' max=0 ;;
+        lock) flags='--debug -h --help' values='' max=0 ;;
+        passphrase) flags='--new-key --passphrase-file --new-passphrase-file --debug -h --help' values='--passphrase-file --new-passphrase-file' max=0 ;;
+        profiles) flags='--profile --names -o --output --debug -h --help' values='--profile -o --output' max=0 ;;
+        use) flags='--debug -h --help' values='' max=1 ;;
+        exec) flags='--profile --env --min-valid --keep-fresh --token-file --debug -h --help' values='--profile --env --min-valid --token-file' max=2 ;;
+        ssh) flags='--profile --scope --debug -h --help' values='--profile --scope' max=2 ;;
+        forward-agent) flags='--profile --scope --socket --debug -h --help' values='--profile --scope --socket' max=0 ;;
+        kubeconfig) flags='--profile --cluster --api-version --access-token --merge --debug -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
+        git-credential) flags='--profile --debug -h --help' values='--profile' max=1 ;;
+        docker-credential) flags='--profile --debug -h --help' values='--profile' max=1 ;;
+        doctor) flags='--profile --issuer -o --output --debug -h --help' values='--profile --issuer -o --output' max=0 ;;
+        setup-client) flags='--server --realm --client-id -o --output --debug -h --help' values='--server --realm --client-id -o --output' max=0 ;;
+        completion) flags='--debug -h --help' values='' max=1 ;;
+        help) flags='--debug -h --help' values='' max=1 ;;
         *) return ;;
     esac
 

@@ -60,6 +60,7 @@ complete -c kcauth -f
 complete -c kcauth -n 'not __kcauth_command' -s h -l help -d 'Show this help'
 complete -c kcauth -n 'not __kcauth_command' -l version -d 'Print kcauth\'s version'
 complete -c kcauth -n 'not __kcauth_command' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use: the command\'s --profile, given before the command'
+complete -c kcauth -n 'not __kcauth_command' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n 'not __kcauth_command' -a login -d 'Sign in (browser or device flow) and store the session'
 complete -c kcauth -n 'not __kcauth_command' -a token -d 'Print a valid access token for scripts'
 complete -c kcauth -n 'not __kcauth_command' -a refresh -d 'Refresh the tokens now and print the new access token'
@@ -122,6 +123,7 @@ complete -c kcauth -n '__kcauth_using login' -l client-assertion-from -x -d 'Aut
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-file -r -F -d 'Short for --client-assertion-from file:FILE (or set KCAUTH_CLIENT_ASSERTION)'
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-audience -x -d 'The audience (aud) to ask the platform for (default: the provider\'s issuer, what Keycloak checks)'
 complete -c kcauth -n '__kcauth_using login' -l client-assertion-type -x -a 'jwt-bearer spiffe' -d 'What the platform\'s assertion is sent as (RFC 7523; spiffe: a SPIFFE JWT-SVID, Keycloak\'s jwt-spiffe)'
+complete -c kcauth -n '__kcauth_using login' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using login' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using token' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
@@ -130,12 +132,14 @@ complete -c kcauth -n '__kcauth_using token' -s o -l output -x -a 'raw header js
 complete -c kcauth -n '__kcauth_using token' -l id-token -d 'Print the ID token instead of the access token'
 complete -c kcauth -n '__kcauth_using token' -l dpop-url -x -d 'For a DPoP-bound token: make the proof for a request to this URL (-o header, -o curl, -o headers-json)'
 complete -c kcauth -n '__kcauth_using token' -l dpop-method -x -d 'The HTTP method of that request'
+complete -c kcauth -n '__kcauth_using token' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using token' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using refresh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using refresh' -l scope -x -d 'Request a narrower scope'
 complete -c kcauth -n '__kcauth_using refresh' -s o -l output -x -a 'raw header json env exec-credential curl headers-json' -d 'Output format'
 complete -c kcauth -n '__kcauth_using refresh' -l id-token -d 'Print the ID token instead of the access token'
+complete -c kcauth -n '__kcauth_using refresh' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using refresh' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using logout' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
@@ -144,37 +148,46 @@ complete -c kcauth -n '__kcauth_using logout' -l local -d 'Only delete the store
 complete -c kcauth -n '__kcauth_using logout' -l forget -d 'Also delete the profile\'s settings'
 complete -c kcauth -n '__kcauth_using logout' -l browser -d 'Also sign out in the browser (RP-initiated logout)'
 complete -c kcauth -n '__kcauth_using logout' -l timeout -x -d 'How long to wait for the browser'
+complete -c kcauth -n '__kcauth_using logout' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using logout' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using whoami' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using whoami' -l userinfo -d 'Also ask the provider\'s userinfo endpoint'
 complete -c kcauth -n '__kcauth_using whoami' -s o -l output -x -a 'text json' -d 'Output format'
+complete -c kcauth -n '__kcauth_using whoami' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using whoami' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using status' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using status' -s o -l output -x -a 'text json' -d 'Output format'
+complete -c kcauth -n '__kcauth_using status' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using status' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using prompt' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using prompt' -l format -x -d 'The line, with {profile} {state} {expires_in} {user} {summary}; {{ and }} for braces'
+complete -c kcauth -n '__kcauth_using prompt' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using prompt' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using unlock' -l for -x -d 'How long the store stays unlocked (up to 30d)'
 complete -c kcauth -n '__kcauth_using unlock' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
+complete -c kcauth -n '__kcauth_using unlock' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using unlock' -s h -l help -d 'Show help for this command'
 
+complete -c kcauth -n '__kcauth_using lock' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using lock' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using passphrase' -l new-key -d 'Also re-seal every session under a new data key and revoke the old one'
 complete -c kcauth -n '__kcauth_using passphrase' -l passphrase-file -r -F -d 'Read the encrypted store\'s passphrase from this file (mode 0600) instead of the terminal'
 complete -c kcauth -n '__kcauth_using passphrase' -l new-passphrase-file -r -F -d 'Read the new passphrase from this file (mode 0600)'
+complete -c kcauth -n '__kcauth_using passphrase' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using passphrase' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using profiles' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using profiles' -l names -d 'Print only the profile names, one per line'
 complete -c kcauth -n '__kcauth_using profiles' -s o -l output -x -a 'text json' -d 'Output format'
+complete -c kcauth -n '__kcauth_using profiles' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using profiles' -s h -l help -d 'Show help for this command'
 
+complete -c kcauth -n '__kcauth_using use' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using use' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument use 1' -a '(__kcauth_profiles)'
 
@@ -183,15 +196,18 @@ complete -c kcauth -n '__kcauth_using exec' -l env -x -d 'Variable for the acces
 complete -c kcauth -n '__kcauth_using exec' -l min-valid -x -d 'Refresh if the token expires sooner than this'
 complete -c kcauth -n '__kcauth_using exec' -l keep-fresh -d 'Stay COMMAND\'s parent and keep the token fresh in a file ($KCAUTH_TOKEN_FILE)'
 complete -c kcauth -n '__kcauth_using exec' -l token-file -x -d 'The file --keep-fresh keeps the token in (a new one: nothing may be there)'
+complete -c kcauth -n '__kcauth_using exec' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using exec' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using ssh' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to lend the remote host; repeatable'
 complete -c kcauth -n '__kcauth_using ssh' -l scope -x -d 'Narrower scope for the tokens the remote host gets'
+complete -c kcauth -n '__kcauth_using ssh' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using ssh' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using forward-agent' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to lend the remote host; repeatable'
 complete -c kcauth -n '__kcauth_using forward-agent' -l scope -x -d 'Narrower scope for the tokens the remote host gets'
 complete -c kcauth -n '__kcauth_using forward-agent' -l socket -x -d 'Where to create the socket (its directory: yours, 0700)'
+complete -c kcauth -n '__kcauth_using forward-agent' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using forward-agent' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using kubeconfig' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
@@ -199,29 +215,36 @@ complete -c kcauth -n '__kcauth_using kubeconfig' -l cluster -x -d 'Also add a c
 complete -c kcauth -n '__kcauth_using kubeconfig' -l api-version -x -a 'v1 v1beta1' -d 'client.authentication.k8s.io version of the exec plugin'
 complete -c kcauth -n '__kcauth_using kubeconfig' -l access-token -d 'Send the access token instead of the ID token'
 complete -c kcauth -n '__kcauth_using kubeconfig' -l merge -r -F -d 'Add the entries to this kubeconfig (backup in FILE.bak)'
+complete -c kcauth -n '__kcauth_using kubeconfig' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using kubeconfig' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using git-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer only with this profile, and only for the hosts it lists'
+complete -c kcauth -n '__kcauth_using git-credential' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using git-credential' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument git-credential 1 --profile' -a 'get store erase'
 
 complete -c kcauth -n '__kcauth_using docker-credential' -l profile -x -a '(__kcauth_profiles)' -d 'Answer only with this profile, and only for the hosts it lists'
+complete -c kcauth -n '__kcauth_using docker-credential' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using docker-credential' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument docker-credential 1 --profile' -a 'get list store erase'
 
 complete -c kcauth -n '__kcauth_using doctor' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using doctor' -l issuer -x -d 'Check this issuer instead of the profile\'s'
 complete -c kcauth -n '__kcauth_using doctor' -s o -l output -x -a 'text json' -d 'Output format'
+complete -c kcauth -n '__kcauth_using doctor' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using doctor' -s h -l help -d 'Show help for this command'
 
 complete -c kcauth -n '__kcauth_using setup-client' -l server -x -d 'Keycloak base URL (not needed with -o json)'
 complete -c kcauth -n '__kcauth_using setup-client' -l realm -x -d 'Realm to create the client in (not needed with -o json)'
 complete -c kcauth -n '__kcauth_using setup-client' -l client-id -x -d 'Client id to create'
 complete -c kcauth -n '__kcauth_using setup-client' -s o -l output -x -a 'json kcadm' -d 'Only the JSON, or only the kcadm.sh commands'
+complete -c kcauth -n '__kcauth_using setup-client' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using setup-client' -s h -l help -d 'Show help for this command'
 
+complete -c kcauth -n '__kcauth_using completion' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using completion' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument completion 1' -a 'bash zsh fish'
 
+complete -c kcauth -n '__kcauth_using help' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using help' -s h -l help -d 'Show help for this command'
 complete -c kcauth -n '__kcauth_wants_argument help 1' -a 'login token refresh logout whoami status prompt unlock lock passphrase profiles use exec ssh forward-agent kubeconfig git-credential docker-credential doctor setup-client completion help'

@@ -43,6 +43,10 @@ public struct Adapters: Sendable {
     public var reminder: @Sendable () -> any SignInReminder = { NoReminder() }
     /// The notes of profiles whose last sign-in kept the session in memory only.
     public var memorySignIns: any MemorySignIns = NoMemorySignIns()
+    /// Where `--debug` traces what kcauth does (standard error, `KCAUTH_DEBUG_FILE`); ``NoTrace``
+    /// when debugging is off. The context puts a tracing layer around the transport, the stores,
+    /// the locks and the browser launcher only when it is on.
+    @RequiredAdapter("trace") public var trace: any TraceSink
     /// One-line warnings for the person (the CLI: stderr), such as an ignored `.kcauth-profile`.
     public var warn: @Sendable (String) -> Void = { _ in }
     /// The keys of the configuration file (at `path`) that kcauth does not read, told once per
@@ -103,21 +107,32 @@ public struct Adapters: Sendable {
         self.sleeper = sleeper
     }
 
+    /// The real trace sink (`--debug`): lines in `mode` on standard error, or appended to `file`
+    /// (created 0600; a link or another user's file is refused with `configuration`). For a
+    /// program that captures one command's trace (a bug-report bundle): pass it as `trace` to
+    /// ``system(environment:onUnlockPrompt:pages:reminderBody:presentError:storeNotice:trace:)``.
+    public static func trace(_ mode: TraceMode, file: String?) throws -> any TraceSink {
+        try SystemTrace.open(mode: mode, file: file)
+    }
+
     /// The real adapters for an environment, each named here (the composition root: nothing
     /// else in kcauth builds a real adapter). `onUnlockPrompt`: the keyring is about to wait for
     /// its unlock dialog (the CLI says so on stderr). `pages`: the words and HTML of the pages
     /// the browser sees at the end of a sign-in or sign-out (the CLI names its commands);
     /// `reminderBody`: the desktop reminder's text for a profile, saying how to sign in.
     /// `presentError`: the front end's one line for an error (the keyring watchdog's last word);
-    /// `storeNotice`: the encrypted store's notices in the front end's words.
+    /// `storeNotice`: the encrypted store's notices in the front end's words. `trace`: where
+    /// `--debug` goes; nil: as `KCAUTH_DEBUG` and `KCAUTH_DEBUG_FILE` say (``SystemTrace``).
     public static func system(environment: [String: String] = ProcessInfo.processInfo.environment,
                               onUnlockPrompt: @escaping @Sendable (UnlockPromptNotice) -> Void = { _ in },
                               pages: any LandingPageRenderer = StandardLandingPages(),
                               reminderBody: @escaping @Sendable (_ profile: String) -> String = { "Sign in again for profile \($0)." },
                               presentError: @escaping @Sendable (KCAuthError) -> String = { "error: " + $0.message },
-                              storeNotice: @escaping @Sendable (EncryptedStoreNotice) -> String = { "encrypted store: \($0)" })
+                              storeNotice: @escaping @Sendable (EncryptedStoreNotice) -> String = { "encrypted store: \($0)" },
+                              trace given: (any TraceSink)? = nil)
         -> Adapters {
         let paths = Paths(environment: environment)
+        let trace = given ?? SystemTrace.fromEnvironment(environment)
         let cwd = FileManager.default.currentDirectoryPath
         var adapters = Adapters(
             environment: environment, workingDirectory: cwd.hasPrefix("/") ? cwd : nil,
@@ -130,7 +145,8 @@ public struct Adapters: Sendable {
                     // Its notes (store created, no kernel keyring) go straight to stderr: they
                     // matter to every command that may ask for the passphrase, not only login.
                     return EncryptedSecretStore(directory: paths.stateDirectory, passphrases: PassphraseSource(environment: environment),
-                                                clock: SystemClock(), notice: { PassphraseSource.say(storeNotice($0) + "\n") })
+                                                clock: SystemClock(), notice: { PassphraseSource.say(storeNotice($0) + "\n") },
+                                                trace: trace)
                 case .memory: return MemorySecretStore()
                 default: return LibSecretStore(environment: environment, onUnlockPrompt: onUnlockPrompt, presentError: presentError)
                 }
@@ -138,9 +154,10 @@ public struct Adapters: Sendable {
             tokenCache: RuntimeTokenCache.forEnvironment(environment, paths: paths),
             lock: { FileProfileLock(namespace: $0.rawValue) },
             opener: BrowserOpener(environment: environment),
-            receiver: { LoopbackReceiver(path: $0, pages: pages) },
+            receiver: { LoopbackReceiver(path: $0, pages: pages, trace: trace) },
             sleeper: SystemSleeper(),
             lineInput: TerminalLineReader.standardInput())
+        adapters.trace = trace
         adapters.credentials = SystemCredentialReader(environment: environment)
         adapters.assertionCommands = SystemAssertionCommands(environment: environment)
         adapters.terminal = TerminalQuestionInput()

@@ -87,7 +87,24 @@ public final class KCAuthContext: Sendable {
     // MARK: Adapters for a profile
 
     public func store(_ kind: StorageKind, warn: @escaping @Sendable (String) -> Void = { _ in }) -> any SecretStore {
-        adapters.secretStore(kind, warn)
+        traced(adapters.secretStore(kind, warn))
+    }
+
+    // MARK: The trace (`--debug`): a layer around the seams only when it is on
+
+    public var trace: any TraceSink { adapters.trace }
+
+    func traced(_ store: any SecretStore) -> any SecretStore {
+        trace.isOn ? TracingSecretStore(store, trace: trace, clock: adapters.clock) : store
+    }
+
+    func traced(_ transport: any HTTPTransport) -> any HTTPTransport {
+        trace.isOn ? TracingTransport(transport, trace: trace, clock: adapters.clock) : transport
+    }
+
+    /// The browser launcher, traced when the trace is on.
+    public var opener: any URLOpener {
+        trace.isOn ? TracingOpener(adapters.opener, trace: trace, clock: adapters.clock) : adapters.opener
     }
 
     /// The profile's store, saying so when its last sign-in kept the session in memory only.
@@ -98,17 +115,20 @@ public final class KCAuthContext: Sendable {
         MemorySignInNoting(store: store, kind: kind, notes: adapters.memorySignIns)
     }
 
-    public func http(caFile: String?) -> OAuthHTTP { OAuthHTTP(adapters.transport(caFile)) }
+    public func http(caFile: String?) -> OAuthHTTP { OAuthHTTP(traced(adapters.transport(caFile)), trace: trace) }
 
     public func http(for profile: ResolvedProfile) -> OAuthHTTP { http(caFile: profile.caFile?.value) }
 
-    public func lock(for profile: ResolvedProfile) -> any ProfileLock { adapters.lock(profile.storage.value) }
+    public func lock(for profile: ResolvedProfile) -> any ProfileLock {
+        let lock = adapters.lock(profile.storage.value)
+        return trace.isOn ? TracingProfileLock(lock, trace: trace, clock: adapters.clock) : lock
+    }
 
     /// Where a confidential client's credentials are fetched: variables and files, a CI
     /// platform's ID-token service (the system's CAs: the provider's `ca_file` is the
     /// provider's), a program; the last two made when first used.
     public var credentialPorts: CredentialPorts {
-        CredentialPorts(reader: adapters.credentials, platform: { [adapters] in adapters.transport(nil) },
+        CredentialPorts(reader: adapters.credentials, platform: { [self] in traced(adapters.transport(nil)) },
                         commands: { [adapters] in adapters.assertionCommands })
     }
 
@@ -124,11 +144,11 @@ public final class KCAuthContext: Sendable {
         let clientAuth = profile.clientAuth.value
         let issuer = profile.issuer?.value
         return TokenProvider(profile: profile.name, store: store(for: profile), clock: clock, lock: lock(for: profile),
-                             cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding,
-                             refresher: { [adapters, credentialPorts] in
+                             cache: tokenCache(for: profile.storage.value), binding: profile.cacheBinding, trace: trace,
+                             refresher: { [adapters, credentialPorts, self] in
                                  // A confidential client's credentials are read only when a request needs them
                                  // (a platform's assertion when the request is sent, under the refresh lock).
-                                 TokenRefresher(http: OAuthHTTP(adapters.transport(caFile)), clock: clock,
+                                 TokenRefresher(http: http(caFile: caFile), clock: clock,
                                                 authentication: try clientAuth.resolveWithoutDiscovery(credentialPorts, issuer: issuer),
                                                 random: adapters.random)
                              })
@@ -154,9 +174,10 @@ public final class KCAuthContext: Sendable {
     /// provider and client of `target`. A waiter waits up to the profile's login timeout and a
     /// minute more (the holder's flow has that deadline too).
     public func oneSignIn(_ profile: ResolvedProfile, target: LoginTarget) -> OneSignIn {
-        OneSignIn(lock: adapters.signInLock(profile.storage.value),
-                  session: SecretKey(profile: profile.name, issuer: target.issuer, clientID: target.clientID),
-                  clock: adapters.clock, waitLimit: profile.timeout.value + 60)
+        let lock = adapters.signInLock(profile.storage.value)
+        return OneSignIn(lock: trace.isOn ? TracingSignInLock(lock, trace: trace, clock: adapters.clock) : lock,
+                         session: SecretKey(profile: profile.name, issuer: target.issuer, clientID: target.clientID),
+                         clock: adapters.clock, waitLimit: profile.timeout.value + 60)
     }
 
     public func logout() -> Logout { Logout(context: self) }

@@ -33,9 +33,10 @@ extension TokenProvider {
         self = context.tokenProvider(try context.resolve(SettingsFlags(profile: profile)))
     }
 
-    /// An access token valid for at least `minValid`, refreshed first when needed.
+    /// An access token valid for at least `minValid`, refreshed first when needed: the raw
+    /// value, handed to the program that asked for it.
     public func freshAccessToken(minValid: Duration = .seconds(30)) async throws -> String {
-        try await freshToken(minValid: minValid).accessToken
+        try await freshToken(minValid: minValid).accessToken.reveal()
     }
 
     /// The token with its expiry, scope and issuer; `idToken: true` makes the ID token's expiry

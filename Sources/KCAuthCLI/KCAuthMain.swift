@@ -12,7 +12,8 @@ public enum KCAuthMain {
 
     public static func run(arguments: [String], environment: [String: String], console: any Console) -> Int32 {
         run(arguments: arguments, console: console) { command in
-            Services(environment: EncryptedStoreOptions.environment(environment, for: command), console: console)
+            Services(environment: EncryptedStoreOptions.environment(environment, for: command), console: console,
+                     trace: try TraceOption.sink(command, environment: environment))
         }
     }
 
@@ -21,8 +22,15 @@ public enum KCAuthMain {
         run(arguments: arguments, console: services.console) { _ in services }
     }
 
-    static func run(arguments: [String], console: any Console, services makeServices: (ParsedCommand) -> Services) -> Int32 {
+    static func run(arguments: [String], console: any Console, services makeServices: (ParsedCommand) throws -> Services) -> Int32 {
         var running: (name: String, services: Services)?
+        let status = runCommand(arguments: arguments, console: console, services: makeServices, running: &running)
+        running?.services.context.trace.emit(TraceEvent("command.end", ("command", .text(running!.name)), ("exit_status", .int(Int(status)))))
+        return status
+    }
+
+    private static func runCommand(arguments: [String], console: any Console, services makeServices: (ParsedCommand) throws -> Services,
+                                   running: inout (name: String, services: Services)?) -> Int32 {
         do {
             switch try ArgumentParser.parse(arguments) {
             case .version:
@@ -30,8 +38,9 @@ public enum KCAuthMain {
             case .help(let name):
                 console.out(name.flatMap(CommandTable.command(named:)).map(HelpText.command) ?? HelpText.general())
             case .run(let command):
-                let services = makeServices(command)
+                let services = try makeServices(command)
                 running = (command.name, services)
+                services.context.trace.emit(TraceOption.started(command))
                 guard let runner = CommandTable.runner(named: command.name) else {
                     throw KCAuthError(.internal, "no runner for `\(command.name)`")
                 }

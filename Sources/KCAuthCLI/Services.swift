@@ -12,13 +12,13 @@ public struct Services: Sendable {
         self.console = console
     }
 
-    /// The real adapters for an environment.
-    public init(environment: [String: String], console: any Console) {
+    /// The real adapters for an environment; `trace`: where `--debug` goes (``NoTrace``: off).
+    public init(environment: [String: String], console: any Console, trace: any TraceSink = NoTrace()) {
         var adapters = Adapters.system(environment: environment,
                                        onUnlockPrompt: { console.err(UnlockPromptLine.text($0) + "\n") },
                                        pages: LandingPageWords(),
                                        reminderBody: { "Run \(LoginHint.login(profile: $0)) in a terminal." },
-                                       presentError: ErrorPresenter.line, storeNotice: StoreWords.notice)
+                                       presentError: ErrorPresenter.line, storeNotice: StoreWords.notice, trace: trace)
         adapters.warn = { console.err("warning: " + $0 + "\n") }
         adapters.unknownConfigKeys = { console.err(ConfigWords.warning(path: $0, $1)) }
         self.init(context: KCAuthContext(adapters: adapters), console: console)

@@ -25,7 +25,9 @@ public enum ManPage {
         out += section("DESCRIPTION", ManPageText.description)
         out += section("OPTIONS", [.text("Before a command name, kcauth accepts:")] + CommandTable.topLevelOptions.map(item)
                        + [.text("""
-                          Every command accepts -h and --help, which show its usage and flags. An option \
+                          Every command accepts -h and --help, which show its usage and flags, and --debug, \
+                          before or after its name, which traces what the command does on standard error \
+                          with every secret redacted (see DEBUGGING). An option \
                           that takes a value means the same before the command name as after it, and only \
                           for a command that accepts it: `kcauth --profile work token` is \
                           `kcauth token --profile work`.
@@ -34,6 +36,7 @@ public enum ManPage {
         for spec in CommandTable.commands { out += command(spec) }
         out += section("CONFIGURATION", [.text("The configuration file (see FILES) holds one section per profile; these are its keys (`default_profile` is global). Values a key does not accept are an error that names the file and line.")] + SettingsTable.manItems())
         out += section("ENVIRONMENT", environment() + ManPageText.environment)
+        out += section("DEBUGGING", ManPageText.debugging)
         out += section("FILES", ManPageText.files)
         out += section("EXIT STATUS", ExitStatus.documented.map { .item("`\($0.code)`", capitalized($0.meaning) + ".") })
         out += section("SECURITY", ManPageText.security)
@@ -127,7 +130,8 @@ public enum ManPage {
     /// `-o, --output FORMAT`, then the help with its values, default and variable.
     static func item(_ o: OptionSpec) -> ManBlock {
         var tag = o.short.map { Roff.bold("-\($0)") + ", " } ?? ""
-        tag += Roff.bold("--" + o.long) + (o.value.map { " " + Roff.italic($0) } ?? "")
+        tag += Roff.bold("--" + o.long) + (o.valueIsOptional ? o.value.map { "[=" + Roff.italic($0) + "]" } ?? ""
+                                            : o.value.map { " " + Roff.italic($0) } ?? "")
         var text = o.help + "."
         if let choices = o.choices { text += " One of " + choices.map { "`\($0)`" }.joined(separator: ", ") + "." }
         if let d = o.defaultValue { text += " Default: `\(d)`." }
@@ -164,7 +168,8 @@ public enum ManPage {
             let list = uses[name]!
             let options = Set(list.map(\.option)).sorted().map { "--" + $0 }.joined(separator: " or ")
             let commands = list.map { "`kcauth \($0.command)`" }
-            var text = "Stands in for \(options) when it is not given, in \(sentenceList(commands))."
+            let everywhere = list.count == CommandTable.commands.count
+            var text = "Stands in for \(options) when it is not given, in " + (everywhere ? "every command." : "\(sentenceList(commands)).")
             if let note = ManPageText.environmentNotes[name] { text += " " + note }
             return .item("`\(name)`", text)
         }

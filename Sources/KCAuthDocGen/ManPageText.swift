@@ -131,6 +131,7 @@ enum ManPageText {
         Every command reads it, and it wins over the profile's `storage` setting.
         """,
         SettingsCatalogue.flow.environment!: "Case does not matter; it counts for one run and is not remembered.",
+        SettingsCatalogue.debug.environment!: "1 or text: a trace in lines; json: one JSON object per line; 0 or off: none (see DEBUGGING).",
         SettingsCatalogue.caFile.environment!: """
         Every command that talks to the provider (token when it refreshes, refresh, logout, \
         whoami, doctor) uses it instead of the profile's `ca_file`.
@@ -223,6 +224,37 @@ enum ManPageText {
         everything else. It is found from kcauth's own file (`../libexec/kcauth/`, else the same \
         directory), never through `PATH`; kcauth exits with status 1 if it is missing or could \
         be replaced by anyone but root or you (a symlink, or writable by group or others).
+        """),
+    ]
+
+    /// `--debug`, `KCAUTH_DEBUG`, `KCAUTH_DEBUG_FILE`: what a trace holds, and what it never does.
+    static let debugging: [ManBlock] = [
+        .text("""
+        --debug (or `KCAUTH_DEBUG=1`) writes one line per event to standard error: a timestamp, the \
+        milliseconds since the command started, the event and its fields. It covers every HTTP \
+        request and answer (method, URL, status, time, headers, the form and the JSON body), \
+        discovery and the provider's key set, the runtime cache's and the stored session's \
+        decisions, the flow chosen and why, the keyring's and the encrypted store's calls with \
+        their time, waits for the refresh and sign-in locks, the browser launch, the loopback \
+        listener's connections (the peer's uid, served or refused), the device flow's polls, a \
+        forward's requests, and whether the small `kcauth` front served `kcauth token` itself or \
+        handed it to the full program, and why. --debug=json (`KCAUTH_DEBUG=json`) writes one JSON \
+        object per line instead. Standard output is the same with or without a trace.
+        """),
+        .text("""
+        No secret is ever in a trace: tokens, codes, the PKCE verifier, `state` and `nonce`, device \
+        codes, client secrets and assertions, DPoP proofs, cookies and the values of the \
+        `Authorization` and `DPoP` headers are a type of their own in kcauth, which prints only as \
+        `[access_token: 1187 bytes, sha256 3f2a9c1e]` (what it is, its length, and the first 8 \
+        hex digits of its SHA-256, so two traces can be compared), wherever they are: in a URL, a \
+        form or a JSON answer. An answer's fields are shown only when they are known to hold no \
+        secret (`token_type`, `expires_in`, `scope`, `error`, …); an ID token's claims are shown, \
+        decoded, and a client assertion's `iss`, `sub`, `aud` and `exp`. A trace is meant to be \
+        pasted into a bug report; it names your user, issuer and endpoints.
+        """),
+        .text("""
+        `KCAUTH_DEBUG_FILE=PATH` appends the trace to PATH instead, created with mode 0600; a \
+        symbolic link, a file of another user or one that others may read is refused.
         """),
     ]
 

@@ -47,17 +47,33 @@ public enum FastTokenPath {
                               read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
                               mark: SessionMark.Lookup, now: Double,
                               directoryProfile: () -> DirectoryProfile.Finding = { .none }) -> String? {
-        guard let request = FastTokenArguments(arguments) else { return nil }
-        guard let cached = cachedToken(profileFlag: request.profile, environment: environment, read: read, mark: mark, now: now,
-                                       directoryProfile: directoryProfile),
-              case let execInfo = ExecInfoRule.read(environment(ExecInfoRule.variable)) else { return nil }
+        if case .served(let output, _) = decide(arguments: arguments, environment: environment, read: read, mark: mark, now: now,
+                                                 directoryProfile: directoryProfile) { return output }
+        return nil
+    }
+
+    /// ``answer(arguments:environment:read:mark:now:directoryProfile:)`` with the reason when
+    /// the full program must decide (said in a trace, `--debug`).
+    static func decide(arguments: [String], environment: (String) -> String?,
+                       read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
+                       mark: SessionMark.Lookup, now: Double,
+                       directoryProfile: () -> DirectoryProfile.Finding) -> FrontDecision {
+        guard let request = FastTokenArguments(arguments) else { return .handedOff(.arguments) }
+        let cached: (record: CacheRecord, profile: String)
+        switch lookup(profileFlag: request.profile, environment: environment, read: read, mark: mark, now: now,
+                      directoryProfile: directoryProfile) {
+        case .found(let record, let profile): cached = (record, profile)
+        case .declined(let reason): return .handedOff(reason)
+        }
         let version: String
-        switch execInfo {
+        switch ExecInfoRule.read(environment(ExecInfoRule.variable)) {
         case .absent: version = ExecInfoRule.v1
         case .execInfo(let apiVersion, _): version = apiVersion
-        default: return nil   // the full program refuses it, whatever the format
+        default: return .handedOff(.execInfo)   // the full program refuses it, whatever the format
         }
-        return FastTokenOutput(format: request.format).render(cached.record, profile: cached.profile, now: now, execVersion: version)
+        guard let output = FastTokenOutput(format: request.format).render(cached.record, profile: cached.profile, now: now,
+                                                                          execVersion: version) else { return .handedOff(.format) }
+        return .served(output, profile: cached.profile)
     }
 
     /// The profile's cached access token when the cache may answer for it (every rule above but
@@ -66,30 +82,45 @@ public enum FastTokenPath {
                                    read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
                                    mark: SessionMark.Lookup, now: Double, minValid: Double = TokenDefaults.minValid,
                                    directoryProfile: () -> DirectoryProfile.Finding = { .none }) -> (record: CacheRecord, profile: String)? {
-        guard CacheGate.environmentAllows(environment) else { return nil }
+        if case .found(let record, let profile) = lookup(profileFlag: profileFlag, environment: environment, read: read, mark: mark,
+                                                         now: now, minValid: minValid, directoryProfile: directoryProfile) {
+            return (record, profile)
+        }
+        return nil
+    }
+
+    /// ``cachedToken(profileFlag:environment:read:mark:now:minValid:directoryProfile:)``, with the
+    /// rule that declined it.
+    static func lookup(profileFlag: String?, environment: (String) -> String?,
+                       read: (_ path: String, _ rule: FileRule) -> ContractFile.Outcome,
+                       mark: SessionMark.Lookup, now: Double, minValid: Double = TokenDefaults.minValid,
+                       directoryProfile: () -> DirectoryProfile.Finding) -> FrontLookup {
+        guard CacheGate.environmentAllows(environment) else { return .declined(.environment) }
         let paths = ContractPaths(environment: environment)
-        guard case .bytes(let configBytes) = read(paths.configFile, .configuration) else { return nil }
+        guard case .bytes(let configBytes) = read(paths.configFile, .configuration) else { return .declined(.configuration) }
         var wanted = profileFlag ?? environment("KCAUTH_PROFILE").flatMap { $0.isEmpty ? nil : $0 }
         if wanted == nil {
             // Looked for only when it decides (the full program warns about a bad file only then).
             switch directoryProfile() {
             case .none: break
             case .named(let name, _): wanted = name   // a profile the file lacks: no section, so the full program decides
-            case .ignored: return nil                 // the full program says why it is ignored
+            case .ignored: return .declined(.directoryProfile)   // the full program says why it is ignored
             }
         }
-        guard let config = FastConfigFile(configBytes, wanted: wanted) else { return nil }
+        guard let config = FastConfigFile(configBytes, wanted: wanted) else { return .declined(.configuration) }
         let profile = config.profile
-        guard ProfileNameRule.isValid(profile), let binding = config.binding(),
-              let directory = paths.runtimeDirectory, let cacheFile = paths.cacheFile(profile: profile),
-              case .bytes = read(directory, .secret),   // the directory itself must be private, as the full program checks
-              case .bytes(let cacheBytes) = read(cacheFile, .secret),
-              let record = CacheRecord(cacheBytes),
-              CachePolicy.mayServe(record, binding: binding, mark: mark(profile, binding), now: now, minValid: minValid),
-              // A DPoP-bound token (RFC 9449) is useless, and misleading, as `Authorization: Bearer`:
-              // the full program renders it with its proof (RFC 9449 §7.1), or refuses.
-              record.isBearer
-        else { return nil }
-        return (record, profile)
+        guard ProfileNameRule.isValid(profile), let binding = config.binding() else { return .declined(.profile) }
+        guard let directory = paths.runtimeDirectory, let cacheFile = paths.cacheFile(profile: profile),
+              case .bytes = read(directory, .secret)   // the directory itself must be private, as the full program checks
+        else { return .declined(.runtimeDirectory) }
+        guard case .bytes(let cacheBytes) = read(cacheFile, .secret), let record = CacheRecord(cacheBytes) else { return .declined(.noCache) }
+        guard CachePolicy.mayServe(record, binding: binding, mark: mark(profile, binding), now: now, minValid: minValid) else {
+            return .declined(CachePolicy.belongs(record, to: binding) ? SessionMark.admits(record.sessionID, mark: mark(profile, binding))
+                             ? .expiring : .sessionMark : .otherSession)
+        }
+        // A DPoP-bound token (RFC 9449) is useless, and misleading, as `Authorization: Bearer`:
+        // the full program renders it with its proof (RFC 9449 §7.1), or refuses.
+        guard record.isBearer else { return .declined(.dpop) }
+        return .found(record, profile: profile)
     }
 }

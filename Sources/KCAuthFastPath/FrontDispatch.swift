@@ -58,6 +58,14 @@ public enum FrontDispatch {
     /// Serves the command if it can and returns its exit status; nil: run the full program.
     public static func serve(argv0: String, arguments rest: [String]) -> Int32? {
         guard let arguments = arguments(argv0: argv0, rest), let first = arguments.first else { return nil }
+        // `--debug`, `KCAUTH_DEBUG`: the one check the front makes when nobody asks for a trace.
+        if FrontTrace.isAsked(arguments) {
+            switch FrontTrace.setting(arguments, environment: FrontInputs.environment) {
+            case .off: break
+            case .handOff: return nil
+            case .on(let writer, let rest): return FrontTrace.serve(writer, rest)
+            }
+        }
         switch first {
         case "token":
             return FastTokenPath.serve(arguments: arguments)

@@ -53,11 +53,16 @@ enum FrontExec {
 
     /// Runs COMMAND with the cached token, or returns (nothing consumed, nothing started) so the
     /// full program can answer.
-    static func serve(arguments: [String]) {
-        guard let request = Request(arguments),
-              let cached = FastTokenPath.cachedToken(profileFlag: request.profileFlag, environment: FrontInputs.environment,
-                                                     read: FrontInputs.read, mark: { SessionMark.read(profile: $0, binding: $1) },
-                                                     now: FrontInputs.now(), directoryProfile: FrontInputs.directoryProfile) else { return }
+    /// `note`: what the front decided, before COMMAND starts (a trace, `--debug`).
+    static func serve(arguments: [String], note: (FrontDecision) -> Void = { _ in }) {
+        guard let request = Request(arguments) else { return note(.handedOff(.arguments)) }
+        let cached: (record: CacheRecord, profile: String)
+        switch FastTokenPath.lookup(profileFlag: request.profileFlag, environment: FrontInputs.environment,
+                                    read: FrontInputs.read, mark: { SessionMark.read(profile: $0, binding: $1) },
+                                    now: FrontInputs.now(), directoryProfile: FrontInputs.directoryProfile) {
+        case .found(let record, let profile): cached = (record, profile)
+        case .declined(let reason): return note(.handedOff(reason))
+        }
         // The environment: the process's, with the token in each variable named (as the full
         // program builds it from its environment dictionary).
         var entries: [String] = []
@@ -75,6 +80,7 @@ enum FrontExec {
         }
         let argv = request.command.map { strdup($0) } + [nil]
         let envp = entries.map { strdup($0) } + [nil]
+        note(.served("", profile: cached.profile))
         var original = CommandExec.resetSignals()   // the full program's signal state (ProcessReplacement)
         for candidate in CommandExec.candidates(request.command[0], searchPath: path) {
             execve(candidate, argv, envp)
@@ -82,5 +88,6 @@ enum FrontExec {
         // Not started: the full program searches again and reports it (127 or 126, as `env`).
         pthread_sigmask(SIG_SETMASK, &original, nil)
         for pointer in argv + envp { free(pointer) }
+        note(.handedOff(.commandNotStarted))
     }
 }

@@ -42,6 +42,8 @@ public final class FakeAdapters: @unchecked Sendable {
     public let assertionCommands = ScriptedAssertionCommands()
     /// The desktop reminder of a caller that cannot sign in: recorded, never shown.
     public let reminder = RecordingReminder()
+    /// `--debug`'s sink: off unless a test records the trace (`RecordingTrace`).
+    public var trace: any TraceSink = NoTrace()
 
     public init(config: String = "", environment: [String: String] = [:]) {
         settings = InMemorySettingsStore(config)
@@ -66,6 +68,7 @@ public final class FakeAdapters: @unchecked Sendable {
         credentials.environment.merge(environment) { given, _ in given }
         adapters.credentials = credentials
         adapters.assertionCommands = assertionCommands
+        adapters.trace = trace
         adapters.terminal = terminal
         adapters.standardInput = standardInput
         adapters.launcher = launcher

@@ -77,8 +77,10 @@ def test_hidden_commands_are_not_offered(complete):
     assert complete("kcauth __") == []
 
 
-def test_top_level_flags(complete):
-    assert complete("kcauth --") == ["--help", "--profile", "--version"]
+def test_top_level_flags(complete, env):
+    assert complete("kcauth --") == ["--debug", "--help", "--profile", "--version"]
+    # --debug takes no separate value: the command follows it.
+    assert complete("kcauth --debug ") == help_commands(env)
 
 
 def test_a_global_profile_before_the_command(complete, env):

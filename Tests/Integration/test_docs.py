@@ -54,11 +54,12 @@ COMMANDS = commands()
 
 def flags_of(command):
     text = run("help", command).stdout
-    return set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", text, re.M)) - {"--help"}
+    # --help and --debug are every command's: the docs say so once, not in each table.
+    return set(re.findall(r"^\s+(?:-\w, )?(--[a-z][a-z-]*)", text, re.M)) - {"--help", "--debug"}
 
 
 FLAGS = {c: flags_of(c) for c in COMMANDS}
-GLOBAL = {"--help", "--version", "--profile"}
+GLOBAL = {"--help", "--version", "--profile", "--debug"}
 
 
 def slug(heading):

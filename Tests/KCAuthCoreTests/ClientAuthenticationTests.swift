@@ -13,8 +13,8 @@ struct ClientAuthenticationTests {
         ClientAuthenticator(clientID: clientID, authentication: authentication, clock: FixedClock(time: Fixtures.now), random: FixedRandom())
     }
 
-    func dictionary(_ fields: [(String, String)]) -> [String: String] {
-        Dictionary(fields, uniquingKeysWith: { first, _ in first })
+    func dictionary(_ fields: [FormField]) -> [String: String] {
+        Dictionary(fields.map { ($0.name, $0.reveal()) }, uniquingKeysWith: { first, _ in first })
     }
 
     @Test func aPublicClientSendsOnlyItsID() throws {
@@ -28,10 +28,12 @@ struct ClientAuthenticationTests {
         let p = try authenticator(.clientSecretBasic(ClientSecret("p@ss w%rd+")), clientID: "ci:robot").parameters(audience: Self.endpoint)
         #expect(p.headers.count == 1)
         #expect(p.headers.first?.0 == "Authorization")
-        let encoded = try #require(p.headers.first?.1.split(separator: " ").last)
+        let encoded = try #require(p.headers.first?.1.reveal().split(separator: " ").last)
         let decoded = String(decoding: try #require(Data(base64Encoded: String(encoded))), as: UTF8.self)
         #expect(decoded == "ci%3Arobot:p%40ss%20w%25rd%2B")
-        #expect(!p.fields.contains { $0.0 == "client_secret" }, "the secret travels once, in the header")
+        #expect(!p.fields.contains { $0.name == "client_secret" }, "the secret travels once, in the header")
+        #expect(p.headers.allSatisfy { $0.value.holdsSecret } && "\(p.headers[0].value)".hasPrefix("[authorization: "),
+                "the header is a secret: printed, it is redacted")
     }
 
     @Test func postSendsTheSecretInTheBody() throws {
@@ -93,7 +95,7 @@ struct ClientAuthenticationTests {
         reader.environment["KCAUTH_CLIENT_ASSERTION"] = Self.platformToken
         let source = ClientAssertionSource(PlatformAssertion(.environment("KCAUTH_CLIENT_ASSERTION")), ports: CredentialPorts(reader: reader),
                                            issuer: Fixtures.issuer)
-        #expect(try source.currentAssertion().value == Self.platformToken)
+        #expect(try source.currentAssertion().reveal() == Self.platformToken)
     }
 
     @Test(arguments: ["", "not a jwt", "a.b", "a..c", "a.b.c.d", "eyJ.eyJ.sig nature", "eyJ+.eyJ.sig"])
@@ -111,9 +113,10 @@ struct ClientAuthenticationTests {
 
     @Test func mergingReplacesTheClientIDAFlowAlreadySends() throws {
         let p = try authenticator(.clientSecretPost(ClientSecret("s3cret"))).parameters(audience: Self.endpoint)
-        let merged = p.merged(into: [("grant_type", "refresh_token"), ("refresh_token", "rt"), ("client_id", "ci-robot")])
-        #expect(merged.filter { $0.0 == "client_id" }.count == 1)
-        #expect(merged.map(\.0) == ["grant_type", "refresh_token", "client_id", "client_secret"])
+        let merged = p.merged(into: [FormField("grant_type", "refresh_token"), FormField("refresh_token", Secret(.refreshToken, "rt")),
+                                     FormField("client_id", "ci-robot")])
+        #expect(merged.filter { $0.name == "client_id" }.count == 1)
+        #expect(merged.map(\.name) == ["grant_type", "refresh_token", "client_id", "client_secret"])
     }
 
     @Test func descriptionsNeverContainTheSecret() {
@@ -129,10 +132,10 @@ struct ClientAuthenticationTests {
     @Test func postFormSendsTheAuthorizationHeaderAndMergedFields() throws {
         let transport = FakeTransport()
         transport.on(.post, Self.endpoint, json: #"{"access_token":"at","token_type":"Bearer"}"#)
-        _ = try OAuthHTTP(transport).postForm(TokenResponse.self, to: Self.endpoint, fields: [("grant_type", "client_credentials")],
+        _ = try OAuthHTTP(transport).postForm(TokenResponse.self, to: Self.endpoint, fields: [FormField("grant_type", "client_credentials")],
                                               authenticator: authenticator(.clientSecretBasic(ClientSecret("s"))), what: "test")
         let request = try #require(transport.requests.first)
-        #expect(request.headers.contains { $0.name == "Authorization" && $0.value.hasPrefix("Basic ") })
+        #expect(request.headers.contains { $0.name == "Authorization" && $0.value.reveal().hasPrefix("Basic ") })
         #expect(request.headers.contains { $0.name == "Content-Type" && $0.value == "application/x-www-form-urlencoded" })
         #expect(formFields(of: request) == ["grant_type": "client_credentials", "client_id": "ci-robot"])
     }
@@ -201,7 +204,7 @@ struct ClientSecretSourceTests {
         let reader = FakeCredentialReader()
         reader.files["/run/secrets/kcauth"] = Array(" s3 cret \r\n\n".utf8)
         // Only line breaks go: spaces may be part of a secret.
-        #expect(try ClientSecretSource(.file("/run/secrets/kcauth")).secret(using: reader).value == " s3 cret ")
+        #expect(try ClientSecretSource(.file("/run/secrets/kcauth")).secret(using: reader).secret.reveal() == " s3 cret ")
     }
 
     @Test(arguments: [
@@ -309,7 +312,7 @@ struct ClientAuthenticationSettingTests {
             Issue.record("not a client assertion")
             return
         }
-        #expect(try source.currentAssertion().value == "eyJ.eyJ.c2ln")
+        #expect(try source.currentAssertion().reveal() == "eyJ.eyJ.c2ln")
     }
 
     @Test func theRecordAndItsSummaryHoldNoCredential() throws {
@@ -343,12 +346,12 @@ struct EchoedCredentialTests {
         let authenticator = ClientAuthenticator(clientID: "ci-robot", authentication: .clientSecretBasic(ClientSecret("p@ss w0rd")),
                                                 clock: FixedClock(time: Fixtures.now), random: FixedRandom())
         #expect {
-            try OAuthHTTP(transport).postForm(TokenResponse.self, to: Fixtures.tokenEndpoint, fields: [("grant_type", "client_credentials")],
+            try OAuthHTTP(transport).postForm(TokenResponse.self, to: Fixtures.tokenEndpoint, fields: [FormField("grant_type", "client_credentials")],
                                               authenticator: authenticator, what: "requesting a token")
         } throws: { error in
             guard let error = error as? KCAuthError else { return false }
             return error.oauthError == .invalidClient && !"\(error.message) \(error.cause ?? "")".contains("p@ss w0rd")
-                && "\(error.message) \(error.cause ?? "")".contains("[redacted]")
+                && "\(error.message) \(error.cause ?? "")".contains("[client_secret: 9 bytes, sha256 ")
         }
     }
 }

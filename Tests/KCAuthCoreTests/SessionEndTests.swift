@@ -37,7 +37,7 @@ import KCAuthTestSupport
         #expect(outcome.failure == nil && outcome.issuer == Fixtures.issuer)
         #expect(transport.fields(of: SessionFixtures.endSession) == [["client_id": "kcauth", "refresh_token": "rt-1"]])
         #expect(transport.fields(of: SessionFixtures.revocation) == [["token": "rt-1", "token_type_hint": "refresh_token", "client_id": "kcauth"]])
-        #expect(transport.requests.map(\.url) == [SessionFixtures.endSession, SessionFixtures.revocation], "end-session first (see ServerLogout)")
+        #expect(transport.requests.map(\.sentURL) == [SessionFixtures.endSession, SessionFixtures.revocation], "end-session first (see ServerLogout)")
         #expect(lock.sessions == [SecretKey(profile: "default", issuer: Fixtures.issuer, clientID: "kcauth")], "the stored session's lock")
     }
 
@@ -158,7 +158,7 @@ import KCAuthTestSupport
         receiver.script = [Self.echoState]
         var shown: [String] = []
         _ = try logout.run(profile: "default", options: .init(browser: .init())) { event in
-            if case .browserFailed(_, let url) = event { shown.append(url) }
+            if case .browserFailed(_, let url) = event { shown.append(url.reveal()) }
         }
         #expect(shown.count == 1 && shown.first == opener.opened.first)
     }

@@ -80,6 +80,7 @@ import KCAuthTestSupport
         case .clientAuthMethod: ClientSecretMethod.post.rawValue
         case .profileName: "work"
         case .switchOff: "off"
+        case .debug: TraceMode.json.rawValue
         case .text: row.isPath ? "/etc/kcauth/\(row.name)" : row == SettingsCatalogue.clientKeyAlgorithm ? "PS256" : "value-of-\(row.name)"
         }
     }

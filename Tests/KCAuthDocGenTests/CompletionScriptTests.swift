@@ -36,7 +36,7 @@ import KCAuthTestSupport
             }
         }
         #expect(script.contains("*) _kcauth_reply '\(Completions.commandNames.joined(separator: " "))' ;;"))
-        #expect(script.contains("-*) _kcauth_reply '-h --help --version --profile' ;;"))
+        #expect(script.contains("-*) _kcauth_reply '-h --help --version --profile --debug' ;;"))
         // Before the command name: the value of --profile is a profile, and it is not the command.
         #expect(script.contains("            --profile) _kcauth_reply \"$(_kcauth_profiles)\"; return ;;"))
         #expect(script.contains("            --profile) ((i++)); [[ ${words[i]} == = ]] && ((i++)) ;;"))

@@ -32,7 +32,7 @@ import KCAuthCore
             let text = Self.manSubsection(c.name)
             #expect(!text.isEmpty, "COMMANDS lacks kcauth \(c.name)")
             for o in c.options {
-                let tag = (o.short.map { "-\($0), " } ?? "") + "--" + o.long + (o.value.map { " " + $0 } ?? "")
+                let tag = (o.short.map { "-\($0), " } ?? "") + "--" + o.long + (o.optionalValueSuffix ?? o.value.map { " " + $0 } ?? "")
                 #expect(text.contains(tag + "\n"), "man page: kcauth \(c.name) lacks \(tag)")
                 if let d = o.defaultValue { #expect(text.contains("Default: \(d)."), "man page: --\(o.long) of \(c.name) lacks its default") }
                 for choice in o.choices ?? [] { #expect(text.contains(choice), "man page: --\(o.long) lacks \(choice)") }

@@ -38,7 +38,7 @@ struct BrowserOpenerTests {
         let dir = try NetTempDir()
         defer { dir.remove() }
         try dir.write("browser", Self.script, mode: 0o700)
-        try BrowserOpener(environment: environment(dir, browser: dir.file("browser"))).open(url)
+        try BrowserOpener(environment: environment(dir, browser: dir.file("browser"))).open(WireText(url))
         #expect(recordedArgv(dir) == [url])
         #expect(access("/tmp/pwned", F_OK) != 0)
     }
@@ -49,7 +49,7 @@ struct BrowserOpenerTests {
         defer { dir.remove() }
         try dir.write("browser", Self.script, mode: 0o700)
         let browser = "\(dir.file("browser")) --new-tab  --url=%s --ratio=100%%"
-        try BrowserOpener(environment: environment(dir, browser: browser)).open(url)
+        try BrowserOpener(environment: environment(dir, browser: browser)).open(WireText(url))
         #expect(recordedArgv(dir) == ["--new-tab", "--url=\(url)", "--ratio=100%"])
     }
 
@@ -60,7 +60,7 @@ struct BrowserOpenerTests {
         try dir.write("kc-fake-browser", Self.script, mode: 0o700)
         var env = environment(dir, browser: "/nonexistent/browser:no-such-browser-kcauth:kc-fake-browser")
         env["PATH"] = "/nonexistent-dir:\(dir.path):\(env["PATH"]!)"
-        try BrowserOpener(environment: env).open(url)
+        try BrowserOpener(environment: env).open(WireText(url))
         #expect(recordedArgv(dir) == [url])
     }
 
@@ -73,7 +73,7 @@ struct BrowserOpenerTests {
         defer { close(output) }
         // The test seam hands the child `output` where production hands it fd 2; stdout is
         // dup'ed from the same descriptor in both cases.
-        try BrowserOpener(environment: environment(dir, browser: dir.file("browser")), outputFD: output).open(url)
+        try BrowserOpener(environment: environment(dir, browser: dir.file("browser")), outputFD: output).open(WireText(url))
         _ = recordedArgv(dir)
         let text = String(decoding: dir.read("output") ?? [], as: UTF8.self)
         #expect(text.contains("chatter on stdout\n"))
@@ -88,7 +88,7 @@ struct BrowserOpenerTests {
         try dir.write("not-executable", Self.script, mode: 0o600)
         let browser = "/nonexistent/a:\(dir.file("not-executable"))"
         let error = try #require(throws: KCAuthError.self) {
-            try BrowserOpener(environment: environment(dir, browser: browser)).open(url)
+            try BrowserOpener(environment: environment(dir, browser: browser)).open(WireText(url))
         }
         #expect(error.code == .configuration)
         #expect(error.message == "cannot start a browser (tried: /nonexistent/a, \(dir.file("not-executable")))")
@@ -101,14 +101,14 @@ struct BrowserOpenerTests {
         let dir = try NetTempDir()
         defer { dir.remove() }
         let error = try #require(throws: KCAuthError.self) {
-            try BrowserOpener(environment: ["PATH": dir.path]).open(url)
+            try BrowserOpener(environment: ["PATH": dir.path]).open(WireText(url))
         }
         #expect(error.message == "cannot start a browser (tried: xdg-open)")
 
         try dir.write("xdg-open", Self.script, mode: 0o700)
         var env = environment(dir, browser: "")
         env["PATH"] = "\(dir.path):\(env["PATH"]!)"  // the fake xdg-open first; the script needs mv
-        try BrowserOpener(environment: env).open(url)
+        try BrowserOpener(environment: env).open(WireText(url))
         #expect(recordedArgv(dir) == [url])
     }
 

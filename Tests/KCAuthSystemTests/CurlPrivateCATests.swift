@@ -15,13 +15,13 @@ struct CurlPrivateCATests {
         let url = "https://127.0.0.1:\(server.port)/hello"
 
         let error = try #require(throws: KCAuthError.self) {
-            try CurlTransport().send(HTTPRequest(method: .get, url: url))
+            try CurlTransport().send(HTTPRequest(method: .get, url: WireText(url)))
         }
         #expect(error.code == .network)
         #expect(error.message == "TLS certificate of 127.0.0.1 is not trusted" && error.remedy == .checkCA(host: "127.0.0.1", caFile: nil))
         #expect(error.cause?.isEmpty == false)
 
-        let response = try CurlTransport(caFile: dir.file("ca.pem")).send(HTTPRequest(method: .get, url: url))
+        let response = try CurlTransport(caFile: dir.file("ca.pem")).send(HTTPRequest(method: .get, url: WireText(url)))
         #expect(response.status == 200)
         #expect(response.body == Array("hello world".utf8))
     }

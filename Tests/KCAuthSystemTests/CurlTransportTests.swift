@@ -35,9 +35,12 @@ struct CurlTransportTests {
         let server = try NetHTTPServer()
         defer { server.stop() }
         // Over 1 MiB: the size at which libcurl 7.88 would add "Expect: 100-continue".
+        // The secret field goes on the wire percent-encoded like a plain one.
         let body = Array("grant_type=authorization_code&code=a%2Bb&x=".utf8) + [UInt8](repeating: 0x61, count: 1_100_000)
-        let request = HTTPRequest(method: .post, url: "\(server.origin)/token",
-                                  headers: [("Content-Type", "application/x-www-form-urlencoded")], body: body)
+        let form = [FormField("grant_type", "authorization_code"), FormField("code", Secret(.authorizationCode, "a+b")),
+                    FormField("x", String(repeating: "a", count: 1_100_000))]
+        let request = HTTPRequest(method: .post, url: WireText("\(server.origin)/token"),
+                                  headers: [("Content-Type", "application/x-www-form-urlencoded")], form: form)
         let response = try CurlTransport().send(request)
         #expect(response.status == 200)
         #expect(response.body == body)
@@ -49,7 +52,7 @@ struct CurlTransportTests {
     func postEmptyBody() throws {
         let server = try NetHTTPServer()
         defer { server.stop() }
-        let response = try CurlTransport().send(HTTPRequest(method: .post, url: "\(server.origin)/x", body: nil))
+        let response = try CurlTransport().send(HTTPRequest(method: .post, url: WireText("\(server.origin)/x"), form: nil))
         #expect(response.status == 200)
         #expect(response.body.isEmpty)
     }

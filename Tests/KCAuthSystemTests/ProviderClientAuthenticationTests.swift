@@ -35,7 +35,7 @@ struct ProviderClientAuthenticationTests {
         let metadata = try OAuthHTTP(CurlTransport()).getJSON(ProviderMetadata.self, from: issuer + "/.well-known/openid-configuration", what: "discovery")
         let method = try ClientSecretMethod.preferred(advertised: metadata.tokenEndpointAuthMethodsSupported)
         #expect(method == .basic)
-        #expect(try grant("kcauth-confidential", method.authentication(secret)).accessToken.split(separator: ".").count == 3)
+        #expect(try grant("kcauth-confidential", method.authentication(secret)).accessToken.reveal().split(separator: ".").count == 3)
         #expect(try !grant("kcauth-confidential", .clientSecretPost(secret)).accessToken.isEmpty)
     }
 

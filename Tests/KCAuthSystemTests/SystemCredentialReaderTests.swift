@@ -32,7 +32,7 @@ final class SystemCredentialReaderTests {
         let reader = SystemCredentialReader(environment: [:])
         #expect(try reader.readFile(dir + "/token", limit: 100) == Array("s3cret\n".utf8))
         let source = ClientSecretSource(.file(dir + "/token"))
-        #expect(try source.secret(using: reader).value == "s3cret")
+        #expect(try source.secret(using: reader).secret.reveal() == "s3cret")
     }
 
     @Test func aFIFOIsRefusedAtOnceInsteadOfHanging() throws {

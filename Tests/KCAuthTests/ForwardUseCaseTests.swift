@@ -291,7 +291,7 @@ import KCAuthTestSupport
     @Test func whoamiOnTheRemoteSideIsTheLentTokensIdentity() throws {
         let (remote, context, _) = remoteSide(.live)
         var token = IssuedToken(SessionFixtures.state())
-        token.accessToken = SessionFixtures.jwt(#"{"sub":"u-1","preferred_username":"alice","realm_access":{"roles":["dev"]}}"#)
+        token.accessToken = Secret(.accessToken, SessionFixtures.jwt(#"{"sub":"u-1","preferred_username":"alice","realm_access":{"roles":["dev"]}}"#))
         let description = ForwardDescription(destination: "admin@build", profiles: ["default"], scope: nil).line
         let answer = ForwardMessage.answer(token, profile: "default", idToken: false)
         remote.forwardConnector.reply = .answer(Array(description.utf8))

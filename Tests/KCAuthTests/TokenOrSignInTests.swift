@@ -34,7 +34,7 @@ import KCAuthTestSupport
         let readsBefore = fake.keyring.reads
         let proof = try answer.prover().proof(method: "POST", url: "https://api.example.com/x", accessToken: answer.token.accessToken)
         #expect(fake.keyring.reads == readsBefore + 1, "the key is read when a proof is asked for")
-        let header = try Self.part(proof, 0), claims = try Self.part(proof, 1)
+        let header = try Self.part(proof.reveal(), 0), claims = try Self.part(proof.reveal(), 1)
         let jwk = try JSONDecoder().decode(JWK.self, from: JSONSerialization.data(withJSONObject: try #require(header["jwk"])))
         #expect(header["typ"] as? String == "dpop+jwt" && jwk == key.jwk, "signed with the session's key (RFC 9449 §4.2)")
         #expect(claims["htm"] as? String == "POST" && claims["htu"] as? String == "https://api.example.com/x" && claims["ath"] != nil)

@@ -81,7 +81,10 @@ public struct ForwardAnswers: Sendable {
         try HelperProfiles(try context.settings.load(), path: context.settings.path).profiles.filter { profiles.contains($0.name) }
     }
 
+    /// The forward's log line, and the same in the trace (`--debug`) with the time the answer took.
     private func log(_ profile: String, _ outcome: String, _ now: Instant) {
         host.log(ForwardLog.line(destination: destination, profile: profile, scope: scope, outcome: outcome, now: now))
+        context.trace.emit(TraceEvent("forward.request", ("destination", .text(destination)), ("profile", .text(profile)),
+                                      ("outcome", .text(outcome)), ("ms", .milliseconds(context.clock.now() - now.epochSeconds))))
     }
 }

@@ -97,7 +97,12 @@ public struct ForwardedToken: Sendable {
         case .refused(let error): throw error
         case .laptop(let socket): path = socket
         }
-        switch try connector.exchange(path: path, line: request.line, answerMilliseconds: Self.answerMilliseconds) {
+        let start = context.clock.now()
+        let exchange = try connector.exchange(path: path, line: request.line, answerMilliseconds: Self.answerMilliseconds)
+        // The answer holds the laptop's token: the trace says only that it came.
+        context.trace.emit(TraceEvent("forward.ask", ("socket", .text(path)), ("profile", .text(request.profile ?? "(the first)")),
+                                      ("answer", .text(Self.words(exchange))), ("ms", .milliseconds(context.clock.now() - start))))
+        switch exchange {
         case .answer(let line):
             return line
         case .notTaken:
@@ -109,6 +114,16 @@ public struct ForwardedToken: Sendable {
         case .closed:
             throw KCAuthError(.network, "the laptop's side of the forwarded session has ended (its kcauth was stopped?)",
                               remedy: .reconnectForward(variable: ForwardRule.variable))
+        }
+    }
+
+    /// How an exchange ended, for the trace.
+    static func words(_ reply: ForwardReply) -> String {
+        switch reply {
+        case .answer(let line): "\(line.count) bytes"
+        case .notTaken: "not taken"
+        case .noAnswer: "none in time"
+        case .closed: "closed"
         }
     }
 }

@@ -75,7 +75,7 @@ public struct DockerCredential: Sendable {
             return .nothing
         }
         let token = try helper.token(profile)
-        return .found(serverURL: serverURL, username: profiles.username(of: profile.name), secret: token.accessToken)
+        return .found(serverURL: serverURL, username: profiles.username(of: profile.name), secret: token.accessToken.reveal())
     }
 
     /// Over `ssh`: `get` asks the laptop (which picks the profile by its `hosts`), `list` knows
@@ -94,7 +94,7 @@ public struct DockerCredential: Sendable {
             guard let answer = try forwarded(try helper.picked, host) else {
                 return .notFound(.notForwarded(host: host))
             }
-            return .found(serverURL: serverURL, username: answer.username ?? IntegrationSettings.defaultUsername, secret: answer.token.accessToken)
+            return .found(serverURL: serverURL, username: answer.username ?? IntegrationSettings.defaultUsername, secret: answer.token.accessToken.reveal())
         case .erase, .store:
             _ = try readInput()
             return .nothing

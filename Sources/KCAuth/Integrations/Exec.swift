@@ -20,7 +20,8 @@ public struct Exec: Sendable {
             guard let value = kind == .id ? token.idToken : token.accessToken else {
                 throw KCAuthError(.loginRequired, "the session of profile '\(name)' has no ID token", remedy: .signIn(profile: name))
             }
-            for variable in variables where variable.value == kind { environment[variable.name] = value }
+            // The command's environment is where `exec` is asked to put the token: its wire.
+            for variable in variables where variable.value == kind { environment[variable.name] = value.reveal() }
         }
         return environment
     }

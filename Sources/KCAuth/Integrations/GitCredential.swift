@@ -42,7 +42,7 @@ public struct GitCredential: Sendable {
             // git erases the credential the server rejected: if it is the current token, get a
             // new one now, so git's next `get` does not hand out the rejected one again.
             guard let rejected = request.password ?? request.fields["credential"],
-                  let current = try? helper.token(profile), current.accessToken == rejected
+                  let current = try? helper.token(profile), current.accessToken.reveal() == rejected
             else { return nil }
             helper.context.invalidateCachedToken(profile: profile.name)
             _ = try helper.token(profile, force: true)
@@ -52,10 +52,10 @@ public struct GitCredential: Sendable {
         // one is said to be that, before any token is fetched.
         let sent = try sentUsername(request)
         let token = try helper.token(profile)
-        guard GitCredentialAnswer.isLineSafe(token.accessToken) else {
+        guard GitCredentialAnswer.isLineSafe(token.accessToken.reveal()) else {
             throw KCAuthError(.invalidResponse, "the provider's access token cannot go into git's credential protocol")
         }
-        return GitCredentialAnswer(username: sent ?? profiles.username(of: profile.name), token: token.accessToken,
+        return GitCredentialAnswer(username: sent ?? profiles.username(of: profile.name), token: token.accessToken.reveal(),
                                    expiresAt: token.expiresAt, bearer: request.acceptsAuthType)
     }
 
@@ -65,10 +65,10 @@ public struct GitCredential: Sendable {
                                  _ forwarded: ForwardedHelperToken.Source) throws -> GitCredentialAnswer? {
         guard action == .get, let answer = try forwarded(try helper.picked, host) else { return nil }
         let username = request.username.flatMap { $0.isEmpty ? nil : $0 } ?? answer.username ?? IntegrationSettings.defaultUsername
-        guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken) else {
+        guard GitCredentialAnswer.isLineSafe(username), GitCredentialAnswer.isLineSafe(answer.token.accessToken.reveal()) else {
             throw KCAuthError(.invalidResponse, "the forwarded answer cannot go into git's credential protocol")
         }
-        return GitCredentialAnswer(username: username, token: answer.token.accessToken, expiresAt: answer.token.expiresAt,
+        return GitCredentialAnswer(username: username, token: answer.token.accessToken.reveal(), expiresAt: answer.token.expiresAt,
                                    bearer: request.acceptsAuthType)
     }
 

@@ -49,7 +49,7 @@ public struct KeepFresh: Sendable {
         let privateDirectory = tokenFile == nil ? try files.makePrivateDirectory() : nil
         let path = tokenFile ?? privateDirectory! + "/token"
         defer { files.remove(path, directory: privateDirectory) }
-        try files.write(token.accessToken, to: path)
+        try files.write(token.accessToken.reveal(), to: path)
 
         var environment = context.environment
         environment[Self.variable] = path
@@ -64,7 +64,7 @@ public struct KeepFresh: Sendable {
             if clock.instant.epochSeconds >= renewAt {
                 do {
                     token = try fetch(margin + 1)
-                    try files.write(token.accessToken, to: path)
+                    try files.write(token.accessToken.reveal(), to: path)
                     margin = self.margin(token, minValid: minValid)
                     renewAt = renewal(token, margin: margin)
                 } catch {

@@ -47,6 +47,8 @@ public struct ClientLogin: Sendable {
         let metadata = try Discovery(http: http).fetch(issuer: target.issuer)
         let authentication = try clientAuth.resolve(context.credentialPorts, metadata: metadata)
         let authenticator = ClientAuthenticator(clientID: target.clientID, authentication: authentication, clock: a.clock, random: a.random)
+        context.trace.emit(TraceEvent("flow.chosen", ("profile", .text(profile.name)), ("flow", .text("client_credentials")),
+                                      ("why", .text("the profile's grant")), ("client_authentication", .text(authentication.description))))
         let tokens = try ClientCredentialsGrant(http: http)
             .requestToken(tokenEndpoint: metadata.tokenEndpoint, scope: scope.isEmpty ? nil : scope, authenticator: authenticator)
         let state = AuthState.clientCredentials(issuer: metadata.issuer, clientID: target.clientID, tokens: tokens,

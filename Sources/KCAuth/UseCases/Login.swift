@@ -160,6 +160,9 @@ public struct Login: Sendable {
         // Over SSH without a display a browser started here opens far away: paste-back instead.
         let openBrowser = !options.noBrowser && !FlowSelector.browserIsRemote(environment)
         notify(.flowChosen(choice, openBrowser: openBrowser))
+        context.trace.emit(TraceEvent("flow.chosen", ("profile", .text(profile.name)), ("flow", .text(choice.flow.rawValue)),
+                                      ("why", .text(String(describing: choice.reason))), ("detail", .text(choice.detail ?? "-")),
+                                      ("opens_browser", .flag(openBrowser)), ("falls_back_to_device", .flag(choice.fallsBackToDevice))))
         let target = try profile.loginTarget()
         let kind = profile.storage.value
         let store = StoreMove(context: context, profile: profile).store(kind, notify: notify)
@@ -172,7 +175,7 @@ public struct Login: Sendable {
                                    settings: kind == .memory ? nil : context.settings, remember: kind == .memory ? nil : remember)
         let a = context.adapters
         let driver = FlowDriver(http: context.http(for: profile), clock: a.clock, random: a.random, store: store,
-                                opener: a.opener, receiver: a.receiver("/callback"), sleeper: a.sleeper, writer: writer,
+                                opener: context.opener, receiver: a.receiver("/callback"), sleeper: a.sleeper, writer: writer,
                                 paste: a.lineInput)
             .reading(credentials: context.credentialPorts)
         var input = FlowDriver.Input(profile: profile.name, issuer: target.issuer, clientID: target.clientID, scope: profile.scope.value,

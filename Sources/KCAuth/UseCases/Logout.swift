@@ -81,7 +81,7 @@ public struct Logout: Sendable {
         let http = context.http(for: profile)
         let browser = options.browserTimeout.map { SessionEnd.BrowserOptions(port: profile.port.value, timeout: $0) }
         return try SessionEnd(store: store, lock: context.lock(for: profile), http: { http },
-                          random: a.random, opener: a.opener, receiver: a.receiver("/logged-out"), clock: a.clock)
+                          random: a.random, opener: context.opener, receiver: a.receiver("/logged-out"), clock: a.clock)
             .authenticating(with: { [clientAuth = profile.clientAuth.value, context] state in
                 // Unreadable credentials: the request goes out as a public client's and the
                 // provider's refusal is reported like any other.

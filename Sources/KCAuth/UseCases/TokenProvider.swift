@@ -46,10 +46,13 @@ public struct TokenProvider: Sendable {
     /// Every write of the session: the refresh's new tokens, the rotated refresh token, and
     /// the end of a session the provider refused.
     let writer: SessionWriter
+    /// Where the provider says what it decided (`--debug`): cache, store, refresh.
+    let trace: any TraceSink
 
     /// A provider over given parts (the context builds it from a resolved profile; tests pass fakes).
     public init(profile: String, store: any SecretStore, clock: any TimeSource, lock: any ProfileLock, cache: (any TokenCache)?,
-                binding: CacheBinding, refresher: @escaping @Sendable () throws -> TokenRefresher) {
+                binding: CacheBinding, trace: any TraceSink = NoTrace(), refresher: @escaping @Sendable () throws -> TokenRefresher) {
+        self.trace = trace
         self.profile = profile
         self.store = store
         self.clock = clock
@@ -62,12 +65,18 @@ public struct TokenProvider: Sendable {
 
     public func run(_ request: Request) throws -> IssuedToken {
         let mayReuse = !request.force && request.scope == nil
-        if mayReuse, !request.idToken, let cached = cache?.read(profile: profile), binding.admits(cached),
-           stillValid(cached.expiresAt, request.minValid) {
+        let cached = mayReuse && !request.idToken ? cache?.read(profile: profile) : nil
+        if let cached, binding.admits(cached), stillValid(cached.expiresAt, request.minValid) {
+            trace.emit(decision("token.cache", "served", ("expires_at", .text(cached.expiresAt?.description ?? "unknown"))))
             return IssuedToken(cached)
         }
+        trace.emit(decision("token.cache", "not used", ("why", .text(cacheMiss(request, mayReuse: mayReuse, cached: cached)))))
         var seen = try readState(profile)
-        if mayReuse, fresh(seen, request) { return remember(seen, profile) }
+        if mayReuse, fresh(seen, request) {
+            trace.emit(decision("token.session", "served from the store", ("expires_at", .text(seen.expiresAt?.description ?? "unknown"))))
+            return remember(seen, profile)
+        }
+        trace.emit(decision("token.session", "refresh needed", ("why", .text(mayReuse ? "valid for less than \(Int(request.minValid)) s" : "asked for"))))
 
         // The lock is the stored session's (``ProfileLock``): the one every process that read
         // this session takes, whatever its settings say. A sign-in with another provider or
@@ -80,6 +89,7 @@ public struct TokenProvider: Sendable {
                 guard SecretKey(profile: profile, session: current) == key else { return .replaced(current) }
                 if current.refreshToken != seen.refreshToken || current.accessToken != seen.accessToken,
                    request.scope == nil, fresh(current, request) {
+                    trace.emit(decision("token.session", "served: another process refreshed it meanwhile"))
                     return .issued(remember(current, profile))
                 }
                 if mayReuse, fresh(current, request) { return .issued(remember(current, profile)) }
@@ -88,6 +98,7 @@ public struct TokenProvider: Sendable {
             switch outcome {
             case .issued(let token): return token
             case .replaced(let other):
+                trace.emit(decision("token.session", "replaced by another sign-in while waiting for the lock"))
                 if request.scope == nil, fresh(other, request) { return remember(other, profile) }
                 seen = other
             }
@@ -100,6 +111,20 @@ public struct TokenProvider: Sendable {
     private enum Locked {
         case issued(IssuedToken)
         case replaced(AuthState)
+    }
+
+    private func decision(_ name: String, _ outcome: String, _ more: (String, TraceValue)...) -> TraceEvent {
+        TraceEvent(name, [TraceField("profile", .text(profile)), TraceField("decision", .text(outcome))] + more.map { TraceField($0.0, $0.1) })
+    }
+
+    /// Why the runtime cache did not answer (said only in a trace).
+    private func cacheMiss(_ request: Request, mayReuse: Bool, cached: CachedToken?) -> String {
+        guard mayReuse else { return request.force ? "a refresh was asked for" : "a narrower scope was asked for" }
+        guard !request.idToken else { return "the ID token is asked for" }
+        guard cache != nil else { return "no runtime cache (off, or a session kept in memory)" }
+        guard let cached else { return "nothing cached" }
+        guard binding.admits(cached) else { return "the cached token is another session's (store, issuer, client or session)" }
+        return "the cached token is valid for less than \(Int(request.minValid)) s"
     }
 
     /// Runs under the lock. The stored refresh token is the source of truth: a failure is
@@ -124,7 +149,7 @@ public struct TokenProvider: Sendable {
     /// this call (or the error stands), a session the provider ended is deleted, anything else
     /// leaves the store as it is. Always throws, unless the newer session serves.
     private func afterFailure(_ error: KCAuthError, current: AuthState, rotatedAway: AuthState, _ request: Request) throws -> IssuedToken {
-        let ours: Set<String?> = [current.refreshToken, rotatedAway.refreshToken]
+        let ours: [Secret?] = [current.refreshToken, rotatedAway.refreshToken]
         let stored = try? store.read(profile: profile).flatMap { try? AuthState.decode($0, profile: profile) }
         if let newer = stored, !ours.contains(newer.refreshToken) {
             // Another process stored a newer session meanwhile: it is not ours to delete,

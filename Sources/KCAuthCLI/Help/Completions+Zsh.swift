@@ -32,7 +32,7 @@ extension Completions {
         // Help and version end the command line; a global option with a value (--profile) is
         // followed by the command.
         for o in CommandTable.topLevelOptions {
-            out += "    " + zshOption(o, excludesAll: !o.takesValue) + " \\\n"
+            out += "    " + zshOption(o, excludesAll: !o.takesValue && !o.valueIsOptional) + " \\\n"
         }
         out += """
             '1: :_kcauth_commands' \\
@@ -68,6 +68,8 @@ extension Completions {
     static func zshOption(_ o: OptionSpec, excludesAll: Bool) -> String {
         let names = spellings(o)
         let suffixes = names.map { name -> String in
+            // `--debug=-`: a value only in the same word (`--debug=json`), and optional.
+            if o.valueIsOptional { return name + "=-" }
             guard o.takesValue else { return name }
             return name + (name.hasPrefix("--") ? "=" : "+")
         }

@@ -38,7 +38,7 @@ public enum HelpText {
     static func optionLines(_ options: [OptionSpec]) -> String {
         let lefts = options.map { o -> String in
             let short = o.short.map { "-\($0), " } ?? "    "
-            return "  " + short + "--" + o.long + (o.value.map { " " + $0 } ?? "")
+            return "  " + short + "--" + o.long + (o.optionalValueSuffix ?? o.value.map { " " + $0 } ?? "")
         }
         let column = min(30, lefts.map(\.count).max()! + 2)
         var out = ""

@@ -32,18 +32,20 @@ enum DPoPTokenOutput {
             guard !verb.isEmpty, verb.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) else {
                 throw KCAuthError(.usage, "--dpop-method must be an HTTP method in capitals, e.g. GET or POST")
             }
-            let proof = try key().proof(method: verb, url: target, accessToken: token.accessToken)
+            // Standard output is the token's and the proof's wire.
+            let proof = try key().proof(method: verb, url: target, accessToken: token.accessToken).reveal()
+            let accessToken = token.accessToken.reveal()
             // Token and proof are base64url and dots: nothing to escape in either format.
-            guard (token.accessToken + proof).utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
+            guard (accessToken + proof).utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) else {
                 throw KCAuthError(.invalidResponse, "the access token holds characters that cannot go into a header")
             }
             if format == .header {
-                return "Authorization: DPoP \(token.accessToken)\nDPoP: \(proof)\n"
+                return "Authorization: DPoP \(accessToken)\nDPoP: \(proof)\n"
             }
             if format == .headersJSON {
-                return try HeadersJSON.document([("Authorization", "DPoP " + token.accessToken), ("DPoP", proof)])
+                return try HeadersJSON.document([("Authorization", "DPoP " + accessToken), ("DPoP", proof)])
             }
-            return "header = \"Authorization: DPoP \(token.accessToken)\"\nheader = \"DPoP: \(proof)\"\n"
+            return "header = \"Authorization: DPoP \(accessToken)\"\nheader = \"DPoP: \(proof)\"\n"
         }
     }
 }

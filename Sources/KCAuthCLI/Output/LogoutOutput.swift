@@ -15,7 +15,7 @@ enum LogoutOutput {
             console.err("Opening the browser to sign out at the provider…\n")
         case .browser(_, .browserFailed(let error, let url)):
             console.err("Could not start a browser: \(Sanitize.oneLine(MessageWords.message(error))). To sign out there, open this one-time URL "
-                        + "in a browser on this machine:\n  \(url)\n")
+                        + "in a browser on this machine:\n  \(url.reveal())\n")
         case .browser(_, .waiting(let redirectURI, let timeout)):
             console.err("Waiting for the provider to return to \(redirectURI) (up to \(Int(timeout)) s)…\n")
         }

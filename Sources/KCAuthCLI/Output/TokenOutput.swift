@@ -14,13 +14,18 @@ extension TokenFormat {
     /// A format whose syntax a token could break out of refuses such a token before anything is
     /// printed.
     func check(_ t: IssuedToken, idToken: Bool) throws {
-        if self == .curl { _ = try CurlConfig.header(bearer: idToken ? (t.idToken ?? "") : t.accessToken) }
-        if self == .headersJSON { _ = try HeadersJSON.document([("Authorization", "Bearer " + (idToken ? (t.idToken ?? "") : t.accessToken))]) }
+        if self == .curl { _ = try CurlConfig.header(bearer: Self.token(t, idToken: idToken)) }
+        if self == .headersJSON { _ = try HeadersJSON.document([("Authorization", "Bearer " + Self.token(t, idToken: idToken))]) }
     }
 
     /// `exec` is the ExecCredential version kubectl asked for (`KUBERNETES_EXEC_INFO`).
+    /// The token to print: standard output is its wire.
+    static func token(_ t: IssuedToken, idToken: Bool) -> String {
+        (idToken ? t.idToken?.reveal() : t.accessToken.reveal()) ?? ""
+    }
+
     func render(_ t: IssuedToken, idToken: Bool, profile: String, now: Instant, exec: ExecCredentialVersion = .v1) -> String {
-        let token = idToken ? (t.idToken ?? "") : t.accessToken
+        let token = Self.token(t, idToken: idToken)
         let expiry = idToken ? t.idTokenExpiresAt : t.expiresAt
         switch self {
         case .raw:

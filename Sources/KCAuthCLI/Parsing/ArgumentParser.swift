@@ -39,6 +39,14 @@ public enum ArgumentParser {
         var onlyPositionals = false
         var seen: Set<String> = []
         func take(_ option: OptionSpec, inline: String?, shown: String) throws {
+            if option.valueIsOptional {
+                // `--debug` or `--debug=json`: never the next word.
+                if let inline, let choices = option.choices, !choices.contains(inline) {
+                    throw usage("invalid value '\(inline)' for \(shown): use one of \(choices.joined(separator: ", "))")
+                }
+                result.values[option.long] = inline ?? ""
+                return
+            }
             guard option.takesValue else {
                 if inline != nil { throw usage("option \(shown) takes no value") }
                 result.flags.insert(option.long)

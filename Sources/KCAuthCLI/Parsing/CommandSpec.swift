@@ -31,7 +31,7 @@ public struct CommandSpec: Sendable, Equatable {
         self.overview = overview
         self.description = description
         self.usage = usage
-        self.options = options + [CommandTable.help]
+        self.options = options + [CommandTable.debug, CommandTable.help]
         self.positionals = positionals
         self.arguments = arguments
         self.examples = examples

@@ -7,6 +7,8 @@ import KCAuthContract
 /// A command lives in `Commands/<Name>Command.swift`: its `spec` and its `run`.
 public enum CommandTable {
     static let help = OptionSpec("help", short: "h", help: "Show help for this command")
+    /// `--debug[=FORMAT]`, on every command and before any (``TraceOption``).
+    static let debug = TraceOption.spec
     static let generalHelp = OptionSpec("help", short: "h", help: "Show this help")
 
     static let profile = SettingsOptions.profile
@@ -46,6 +48,7 @@ public enum CommandTable {
         generalHelp,
         OptionSpec("version", help: "Print kcauth's version"),
         OptionSpec(SettingsCatalogue.profile, help: "Profile to use: the command's --profile, given before the command"),
+        debug,
     ]
 
     public static func command(named name: String) -> CommandSpec? { commands.first { $0.name == name } }

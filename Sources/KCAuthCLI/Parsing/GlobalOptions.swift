@@ -31,6 +31,8 @@ struct GlobalOptions: Sendable, Equatable {
             let value: String
             if let inline {
                 value = inline
+            } else if option.valueIsOptional {
+                value = ""   // `--debug` alone: the option without its value
             } else {
                 i += 1
                 guard i < args.count else {
@@ -39,7 +41,7 @@ struct GlobalOptions: Sendable, Equatable {
                 value = args[i]
             }
             globals.values[option.long] = value
-            globals.spelled.append("--\(option.long) \(value)")
+            globals.spelled.append(option.valueIsOptional ? arg : "--\(option.long) \(value)")
             i += 1
         }
         return (globals, args[i...])
@@ -54,7 +56,7 @@ struct GlobalOptions: Sendable, Equatable {
                 if long == "profile" { throw ArgumentParser.noProfile(spec, value: value) }
                 throw ArgumentParser.usage("`kcauth \(spec.name)` takes no --\(long)", or: "see `kcauth \(spec.name) --help`")
             }
-            if let choices = option.choices, !choices.contains(value) {
+            if let choices = option.choices, !choices.contains(value), !(option.valueIsOptional && value.isEmpty) {
                 throw ArgumentParser.usage("invalid value '\(value)' for --\(long): use one of \(choices.joined(separator: ", "))")
             }
         }

@@ -12,6 +12,9 @@ public struct OptionSpec: Sendable, Equatable {
     public var environment: String?
     /// What shell completion offers for a value that is not one of `choices`.
     public var completes: CompletionValues
+    /// The value may only be given inline (`--debug=json`); alone the option is a flag. A word
+    /// after it is never its value (`kcauth --debug token`).
+    public var valueIsOptional = false
 
     public init(_ long: String, short: Character? = nil, value: String? = nil, help: String,
                 default defaultValue: String? = nil, choices: [String]? = nil, environment: String? = nil,
@@ -26,7 +29,11 @@ public struct OptionSpec: Sendable, Equatable {
         self.completes = completes
     }
 
-    public var takesValue: Bool { value != nil }
+    /// Takes a value as its next word or after `=`: not an option whose value is optional.
+    public var takesValue: Bool { value != nil && !valueIsOptional }
+
+    /// `--debug[=FORMAT]`: how help and the man page spell an option whose value is optional.
+    public var optionalValueSuffix: String? { valueIsOptional ? value.map { "[=" + $0 + "]" } : nil }
 
     /// What completion offers for the value: the choices of an enumerated option, else `completes`.
     public var valueCompletion: CompletionValues { choices.map(CompletionValues.choices) ?? completes }

@@ -24,6 +24,8 @@ public enum SettingCheck: Sendable, Equatable {
     case clientAssertionType
     /// `KCAUTH_TOKEN_CACHE`: `0`, `off`, `no`, `false` turn the cache off; anything else leaves it on.
     case switchOff
+    /// `--debug`'s `text` or `json`; `KCAUTH_DEBUG` also takes `1` and the off words (``TraceMode``).
+    case debug
 
     public enum Place: Sendable, Equatable { case file, environment }
 
@@ -43,6 +45,7 @@ public enum SettingCheck: Sendable, Equatable {
         case .par: return ChoiceWords.words(PARMode.self)
         case .clientAuthMethod: return ChoiceWords.words(ClientSecretMethod.self)
         case .clientAssertionType: return ChoiceWords.words(ClientAssertionType.self)
+        case .debug: return ChoiceWords.words(TraceMode.self)
         default: return nil
         }
     }
@@ -91,6 +94,9 @@ public enum SettingCheck: Sendable, Equatable {
             return false
         case .clientAssertionType:
             return value.isEmpty || ClientAssertionType(rawValue: value) != nil
+        case .debug:
+            if place == .environment { return TraceMode.setting(environment: value) != .refused }
+            return TraceMode(rawValue: value) != nil
         }
     }
 

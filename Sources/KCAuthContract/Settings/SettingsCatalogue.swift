@@ -174,11 +174,24 @@ public enum SettingsCatalogue {
         summary: "a file (mode 0600) holding the encrypted store's passphrase", optionValue: "PATH",
         optionHelp: "Read the encrypted store's passphrase from this file (mode 0600) instead of the terminal") }
 
+    /// `--debug` / `KCAUTH_DEBUG`: the redacted trace of what the command does, on standard error
+    /// (or in ``debugFile``). The flag's value is given inline only (`--debug=json`).
+    public static var debug: SettingRow { SettingRow(
+        key: nil, flag: "--debug", environment: "KCAUTH_DEBUG", remembered: false, check: .debug,
+        summary: "1 (or text) traces every request, answer and decision on standard error, secrets redacted; json: one JSON object per line",
+        optionValue: "FORMAT",
+        optionHelp: "Trace what the command does on stderr, secrets redacted") }
+
+    /// `KCAUTH_DEBUG_FILE`: the trace goes to this file instead of standard error.
+    public static var debugFile: SettingRow { SettingRow(
+        key: nil, environment: "KCAUTH_DEBUG_FILE", remembered: false, isPath: true,
+        summary: "with a trace on, append it to this file (created mode 0600; a link or another user's file is refused) instead of standard error") }
+
     /// How long `login` waits for the browser (this login only).
     public static var timeout: SettingRow { SettingRow(
         key: nil, flag: "--timeout", remembered: false, summary: "how long login waits for the browser, in seconds",
         optionValue: "SECONDS", optionDefault: "300", optionHelp: "How long to wait for the browser") }
 
     /// Every row: the profile's keys, then the rows that are not profile keys.
-    public static var all: [SettingRow] { [profile, defaultProfile] + profileRows + [tokenCache, passphraseFile, timeout] }
+    public static var all: [SettingRow] { [profile, defaultProfile] + profileRows + [tokenCache, passphraseFile, timeout, debug, debugFile] }
 }

@@ -30,18 +30,19 @@ public struct ClientAuthenticator: Sendable {
     public func parameters(audience: String) throws -> ClientAuthenticationParameters {
         switch authentication {
         case .none:
-            return ClientAuthenticationParameters(fields: [("client_id", clientID)])
+            return ClientAuthenticationParameters(fields: [FormField("client_id", clientID)])
         case .clientSecretBasic(let secret):
             // RFC 6749 §2.3.1: id and secret are form-urlencoded (Appendix B) *before* Basic
             // (RFC 7617) puts them together; a ':' in the id or '%' in the secret must survive.
-            let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(secret.value)
+            let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(secret.secret.reveal())
+            let basic = Secret(.authorization, "Basic " + Data(pair.utf8).base64EncodedString())
             return ClientAuthenticationParameters(
-                fields: [("client_id", clientID)],
-                headers: [("Authorization", "Basic " + Data(pair.utf8).base64EncodedString())],
-                credentials: [secret.value, FormEncoding.escape(secret.value)])
+                fields: [FormField("client_id", clientID)],
+                headers: [("Authorization", WireText(basic))],
+                credentials: [secret.secret, Secret(.clientSecret, FormEncoding.escape(secret.secret.reveal()))])
         case .clientSecretPost(let secret):
-            return ClientAuthenticationParameters(fields: [("client_id", clientID), ("client_secret", secret.value)],
-                                                  credentials: [secret.value])
+            return ClientAuthenticationParameters(fields: [FormField("client_id", clientID), FormField("client_secret", secret.secret)],
+                                                  credentials: [secret.secret])
         case .privateKeyJWT(let signer):
             let assertion = try ClientAssertion.make(signer: signer, clientID: clientID, audience: audience, clock: clock, random: random)
             return assertionParameters(assertion, type: Self.assertionType)
@@ -49,8 +50,8 @@ public struct ClientAuthenticator: Sendable {
             // A new one for every request: the platform's expire within minutes, and Keycloak
             // takes each `jti` once.
             let assertion = try source.currentAssertion()
-            var parameters = assertionParameters(assertion.value, type: source.type.urn)
-            parameters.platformAssertion = AssertionClaims(unverified: assertion.value)
+            var parameters = assertionParameters(assertion, type: source.type.urn)
+            parameters.platformAssertion = AssertionClaims(unverified: assertion)
                 ?? AssertionClaims(issuer: nil, subject: nil, audiences: [], expiresAt: nil)
             return parameters
         }
@@ -58,11 +59,11 @@ public struct ClientAuthenticator: Sendable {
 
     /// RFC 7523 §2.2; `client_id` is optional there (RFC 7521 §4.2) but harmless, and lets a
     /// provider find the client's keys before parsing the JWT.
-    private func assertionParameters(_ assertion: String, type: String) -> ClientAuthenticationParameters {
+    private func assertionParameters(_ assertion: Secret, type: String) -> ClientAuthenticationParameters {
         ClientAuthenticationParameters(fields: [
-            ("client_id", clientID),
-            ("client_assertion_type", type),
-            ("client_assertion", assertion),
+            FormField("client_id", clientID),
+            FormField("client_assertion_type", type),
+            FormField("client_assertion", assertion),
         ], credentials: [assertion])
     }
 }

@@ -18,8 +18,8 @@ public struct ClientCredentialsGrant: Sendable {
     /// `.invalidResponse` for a non-Bearer token or an impossible lifetime (`Seconds` refuses
     /// those where `expires_in` is decoded), `.network` otherwise.
     public func requestToken(tokenEndpoint: String, scope: String?, authenticator: ClientAuthenticator) throws -> TokenResponse {
-        var fields = [("grant_type", "client_credentials")]
-        if let scope, !scope.isEmpty { fields.append(("scope", scope)) }
+        var fields = [FormField("grant_type", "client_credentials")]
+        if let scope, !scope.isEmpty { fields.append(FormField("scope", scope)) }
 
         let tokens: TokenResponse
         do {
@@ -33,8 +33,9 @@ public struct ClientCredentialsGrant: Sendable {
         guard tokens.tokenType.lowercased() == "bearer" else {
             throw KCAuthError(.invalidResponse, "the provider issued a '\(Sanitize.oneLine(tokens.tokenType, limit: 40))' token; kcauth supports Bearer tokens only")
         }
-        return TokenResponse(accessToken: tokens.accessToken, tokenType: tokens.tokenType,
-                             expiresIn: tokens.expiresIn, scope: tokens.scope)
+        var issued = tokens
+        (issued.refreshToken, issued.refreshExpiresIn, issued.idToken) = (nil, nil, nil)
+        return issued
     }
 
     private static func hint(for error: OAuthErrorCode?, authenticator: ClientAuthenticator) -> String? {

@@ -1,13 +1,12 @@
-/// A confidential client's secret (RFC 6749 §2.3.1). A wrapper so that it cannot end up in a
-/// message, a log line or a debug print by accident: every textual form is redacted.
+/// A confidential client's secret (RFC 6749 §2.3.1), held as a ``Secret``: every textual form
+/// is redacted, and the value leaves only through `secret.reveal()`, at the wire.
 public struct ClientSecret: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
-    /// The secret itself; read it only to put it on the wire.
-    public let value: String
+    public let secret: Secret
 
     public init(_ value: String) {
-        self.value = value
+        secret = Secret(.clientSecret, value)
     }
 
-    public var description: String { "<client secret>" }
-    public var debugDescription: String { "<client secret>" }
+    public var description: String { secret.redacted }
+    public var debugDescription: String { secret.redacted }
 }

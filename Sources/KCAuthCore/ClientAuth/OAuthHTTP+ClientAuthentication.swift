@@ -3,7 +3,7 @@ extension OAuthHTTP {
     /// authenticator's fields are merged into `fields` and its headers added. `audience` is the
     /// assertion audience when it differs from `url` (the device authorization endpoint: the
     /// assertion is still addressed to the token endpoint).
-    public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)],
+    public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [FormField],
                                        authenticator: ClientAuthenticator, audience: String? = nil, what: String,
                                        accepting success: Set<Int> = [200]) throws -> T {
         let authentication = try authenticator.parameters(audience: audience ?? url)
@@ -14,7 +14,7 @@ extension OAuthHTTP {
     }
 
     /// `postFormBody` (the refresh grant's undecoded answer) for a client that authenticates.
-    public func postFormBody(to url: String, fields: [(String, String)], authenticator: ClientAuthenticator,
+    public func postFormBody(to url: String, fields: [FormField], authenticator: ClientAuthenticator,
                              audience: String? = nil, what: String) throws -> [UInt8] {
         let authentication = try authenticator.parameters(audience: audience ?? url)
         return try Self.redactingCredentials(of: authentication) {
@@ -30,12 +30,12 @@ extension OAuthHTTP {
         do {
             return try body()
         } catch var error as KCAuthError {
-            let hidden = authentication.credentials.map { ("client_secret", $0) }
-            error.message = redact(error.message, secretsIn: hidden)
-            error.cause = error.cause.map { redact($0, secretsIn: hidden) }
+            let hidden = authentication.credentials
+            error.message = redact(error.message, secrets: hidden)
+            error.cause = error.cause.map { redact($0, secrets: hidden) }
             if let claims = authentication.platformAssertion, error.code == .provider,
                error.oauthError == .invalidClient || error.oauthError == .unauthorizedClient {
-                error.message = redact(error.message + "; the platform's assertion sent had \(claims.summary)", secretsIn: hidden)
+                error.message = redact(error.message + "; the platform's assertion sent had \(claims.summary)", secrets: hidden)
                 error.remedy = .checkFederatedClient
                 error.hint = nil
             }

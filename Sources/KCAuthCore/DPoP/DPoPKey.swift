@@ -30,7 +30,7 @@ public struct DPoPKey: Sendable {
         guard let algorithm = JWSAlgorithm(rawValue: stored.algorithm), Self.preferredAlgorithms.contains(algorithm) else {
             throw KCAuthError(.loginRequired, "the session's DPoP key has an algorithm kcauth does not use ('\(Sanitize.oneLine(stored.algorithm, limit: 20))')")
         }
-        self = try Self.wrapping { try DPoPKey(key: try PrivateKey(pem: Array(stored.privateKeyPEM.utf8)), algorithm: algorithm, stored: stored) }
+        self = try Self.wrapping { try DPoPKey(key: try PrivateKey(pem: Array(stored.privateKeyPEM.reveal().utf8)), algorithm: algorithm, stored: stored) }
     }
 
     private init(key: PrivateKey, algorithm: JWSAlgorithm, stored: StoredDPoPKey) throws {

@@ -28,7 +28,7 @@ public struct DPoPProver: Sendable {
 
     /// A proof for one request: `method` and `url` as sent (the query and fragment are left out
     /// of `htu`, §4.2), `accessToken` when the request presents one (`ath`, §4.2 and §7).
-    public func proof(method: String, url: String, accessToken: String? = nil) throws -> String {
+    public func proof(method: String, url: String, accessToken: Secret? = nil) throws -> Secret {
         let target = Self.targetURI(url)
         let claims = Claims(
             // §4.2: a unique identifier; 16 random bytes make a collision practically impossible.
@@ -37,12 +37,12 @@ public struct DPoPProver: Sendable {
             // §11.1: the server judges freshness by `iat`; when its clock is known to differ, its
             // clock is the one that counts.
             iat: Int((clock.now() + memory.clockOffset).rounded(.down)),
-            ath: accessToken.map { Base64URL.encode(SHA256.hash(Array($0.utf8))) },
+            ath: accessToken.map { Base64URL.encode(SHA256.hash(Array($0.reveal().utf8))) },
             nonce: memory.nonce(for: Self.origin(of: url)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         do {
-            return try key.signer.sign(payload: Array(try encoder.encode(claims)), type: "dpop+jwt", jwk: key.jwk)
+            return Secret(.dpopProof, try key.signer.sign(payload: Array(try encoder.encode(claims)), type: "dpop+jwt", jwk: key.jwk))
         } catch let error as CryptoError {
             throw KCAuthError(.internal, "cannot sign a DPoP proof: \(error.message)")
         }

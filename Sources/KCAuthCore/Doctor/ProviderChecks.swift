@@ -39,7 +39,9 @@ public struct ProviderChecks: Sendable {
         let start = clock.now()
         let response: HTTPResponse
         do {
-            response = try transport.send(HTTPRequest(method: .get, url: url, headers: [("Accept", "application/json")]))
+            var request = HTTPRequest(method: .get, url: WireText(url), headers: [("Accept", "application/json")])
+            request.answerHoldsNoSecret = true
+            response = try transport.send(request)
         } catch {
             return failedReach(KCAuthError.wrapping(error))
         }

@@ -11,7 +11,7 @@ public struct CodeExchange: Sendable {
         self.authenticator = authenticator
     }
 
-    public func redeem(code: String, request: AuthorizationRequest, metadata: ProviderMetadata) throws -> TokenResponse {
+    public func redeem(code: Secret, request: AuthorizationRequest, metadata: ProviderMetadata) throws -> TokenResponse {
         do {
             let fields = request.tokenRequestFields(code: code)
             if let authenticator {

@@ -6,8 +6,14 @@ public struct Discovery: Sendable {
 
     public func fetch(issuer: String) throws -> ProviderMetadata {
         let url = issuer + "/.well-known/openid-configuration"
-        let metadata = try http.getJSON(ProviderMetadata.self, from: url, what: "the discovery document")
+        let metadata = try http.getJSON(ProviderMetadata.self, from: url, what: "the discovery document", publicDocument: true)
         try Self.validate(metadata, issuer: issuer)
+        // Fetched on every sign-in, never cached: a session keeps the endpoints it was given.
+        http.trace.emit(TraceEvent("discovery.fetched", ("issuer", .text(issuer)), ("cached", .flag(false)),
+                                   ("device_flow", .flag(metadata.deviceAuthorizationEndpoint != nil)),
+                                   ("par", .flag(metadata.pushedAuthorizationRequestEndpoint != nil)),
+                                   ("revocation", .flag(metadata.revocationEndpoint != nil)),
+                                   ("end_session", .flag(metadata.endSessionEndpoint != nil))))
         return metadata
     }
 

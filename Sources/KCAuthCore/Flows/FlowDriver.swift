@@ -93,7 +93,9 @@ public struct FlowDriver: Sendable {
         /// The store is usable and discovery worked: the flow begins (said once, and only when
         /// it gets this far, so an early failure stays one error line).
         case starting(LoginFlow)
-        case authorizationURL(String)
+        /// The URL to open by hand, shown to the person (its secrets revealed on the terminal
+        /// only: the person must be able to open it).
+        case authorizationURL(WireText)
         case browserFailed(KCAuthError)
         /// `fixedPortMayHelp`: the provider may refuse the random port without anyone seeing it
         /// (`ExactRedirectHint`).

@@ -21,11 +21,11 @@ public struct IDTokenValidator: Sendable {
         public var clientID: String
         public var jwksURI: String
         /// The nonce sent in the authorization request; nil on refresh (Core §12.2: no nonce there).
-        public var nonce: String?
+        public var nonce: Secret?
         /// The access token issued with the ID token, to check `at_hash` when present.
-        public var accessToken: String?
+        public var accessToken: Secret?
 
-        public init(issuer: String, clientID: String, jwksURI: String, nonce: String?, accessToken: String?) {
+        public init(issuer: String, clientID: String, jwksURI: String, nonce: Secret?, accessToken: Secret?) {
             self.issuer = issuer
             self.clientID = clientID
             self.jwksURI = jwksURI
@@ -34,9 +34,9 @@ public struct IDTokenValidator: Sendable {
         }
     }
 
-    public func validate(_ idToken: String, _ expect: Expectations) throws -> IDTokenClaims {
+    public func validate(_ idToken: Secret, _ expect: Expectations) throws -> IDTokenClaims {
         let jws: CompactJWS
-        do { jws = try CompactJWS(idToken) } catch { throw invalid("it is not a signed JWT", error) }
+        do { jws = try CompactJWS(idToken.reveal()) } catch { throw invalid("it is not a signed JWT", error) }
         try verifySignature(jws, jwksURI: expect.jwksURI)
 
         let claims: IDTokenClaims
@@ -59,11 +59,11 @@ public struct IDTokenValidator: Sendable {
         guard now.seconds(since: c.exp) < leeway else { throw invalid("it expired at \(c.exp)") }
         guard c.iat.seconds(since: now) <= leeway else { throw invalid("it claims to be issued in the future (\(c.iat)); check the clock") }
         if let nonce = expect.nonce {
-            guard c.nonce == nonce else { throw invalid("its nonce does not match the login request") }
+            guard c.nonce == nonce.reveal() else { throw invalid("its nonce does not match the login request") }
         }
         // §3.1.3.8: at_hash is the left half of SHA-256(access token) for the *256 algorithms.
         if let atHash = c.atHash, let token = expect.accessToken, alg.hasSuffix("256") {
-            let digest = SHA256.hash(Array(token.utf8))
+            let digest = SHA256.hash(Array(token.reveal().utf8))
             guard Base64URL.encode(Array(digest.prefix(16))) == atHash else {
                 throw invalid("its at_hash does not match the access token")
             }
@@ -77,7 +77,11 @@ public struct IDTokenValidator: Sendable {
             throw Self.invalid("it is signed with '\(Sanitize.oneLine(jws.header.alg))', which kcauth does not accept (RS256, PS256, ES256 and their larger variants only)")
         }
         var keys = JWSVerifier.candidateKeys(for: jws.header, in: try fetchKeys(jwksURI))
+        http.trace.emit(TraceEvent("jwks.keys", ("kid", .text(jws.header.kid ?? "-")), ("alg", .text(jws.header.alg)),
+                                   ("matching", .int(keys.count)), ("cached", .flag(false))))
         if keys.isEmpty {
+            // The provider may have rotated its keys since the set was fetched: once more.
+            http.trace.emit(TraceEvent("jwks.refetch", ("reason", .text("no key matches the ID token's kid and alg"))))
             keys = JWSVerifier.candidateKeys(for: jws.header, in: try fetchKeys(jwksURI))
         }
         guard !keys.isEmpty else {
@@ -96,7 +100,7 @@ public struct IDTokenValidator: Sendable {
     }
 
     private func fetchKeys(_ uri: String) throws -> JWKSet {
-        try http.getJSON(JWKSet.self, from: uri, what: "the provider's key set (JWKS)")
+        try http.getJSON(JWKSet.self, from: uri, what: "the provider's key set (JWKS)", publicDocument: true)
     }
 
     private func invalid(_ why: String, _ cause: Error? = nil) -> KCAuthError { Self.invalid(why, cause) }

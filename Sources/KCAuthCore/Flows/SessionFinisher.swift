@@ -24,7 +24,7 @@ public struct SessionFinisher: Sendable {
         public var profile: String
         public var clientID: String
         public var requestedScope: String
-        public var nonce: String?
+        public var nonce: Secret?
         public var metadata: ProviderMetadata
         /// `max_age` / essential `acr` asked for in the authorization request.
         public var requirements = AuthenticationRequirements()
@@ -32,7 +32,7 @@ public struct SessionFinisher: Sendable {
         public var dpop: DPoPProver?
         public var dpopMode: DPoPMode = .no
 
-        public init(profile: String, clientID: String, requestedScope: String, nonce: String?, metadata: ProviderMetadata) {
+        public init(profile: String, clientID: String, requestedScope: String, nonce: Secret?, metadata: ProviderMetadata) {
             self.profile = profile
             self.clientID = clientID
             self.requestedScope = requestedScope

@@ -9,15 +9,15 @@ public struct AuthState: Sendable, Equatable, Codable {
     public var version: Int
     public var issuer: String
     public var clientID: String
-    public var accessToken: String
+    public var accessToken: Secret
     public var tokenType: String
     /// When the access token expires; nil when the provider did not say.
     public var expiresAt: Instant?
-    public var refreshToken: String?
+    public var refreshToken: Secret?
     /// When the refresh token expires; nil when unknown (never derived from the token itself:
     /// Keycloak's offline tokens may carry no `exp`).
     public var refreshExpiresAt: Instant?
-    public var idToken: String?
+    public var idToken: Secret?
     /// The ID token's `exp`, read when it was validated (for handing out the ID token).
     public var idTokenExpiresAt: Instant?
     /// Granted scope (RFC 6749 §5.1: the requested scope when the response omits it).
@@ -74,6 +74,50 @@ public struct AuthState: Sendable, Equatable, Codable {
         self.endpoints = endpoints
         obtainedAt = now
         self.sessionID = sessionID
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        issuer = try c.decode(String.self, forKey: .issuer)
+        clientID = try c.decode(String.self, forKey: .clientID)
+        accessToken = Secret(.accessToken, try c.decode(String.self, forKey: .accessToken))
+        tokenType = try c.decode(String.self, forKey: .tokenType)
+        expiresAt = try c.decodeIfPresent(Instant.self, forKey: .expiresAt)
+        refreshToken = try c.decodeIfPresent(String.self, forKey: .refreshToken).map { Secret(.refreshToken, $0) }
+        refreshExpiresAt = try c.decodeIfPresent(Instant.self, forKey: .refreshExpiresAt)
+        idToken = try c.decodeIfPresent(String.self, forKey: .idToken).map { Secret(.idToken, $0) }
+        idTokenExpiresAt = try c.decodeIfPresent(Instant.self, forKey: .idTokenExpiresAt)
+        scope = try c.decode(String.self, forKey: .scope)
+        endpoints = try c.decode(ProviderEndpoints.self, forKey: .endpoints)
+        obtainedAt = try c.decode(Instant.self, forKey: .obtainedAt)
+        sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
+        userinfo = try c.decodeIfPresent(JSONValue.self, forKey: .userinfo)
+        grantType = try c.decodeIfPresent(String.self, forKey: .grantType)
+        dpop = try c.decodeIfPresent(StoredDPoPKey.self, forKey: .dpop)
+    }
+
+    /// The stored document: the one place a session's tokens are written out whole (the store
+    /// is their wire).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(version, forKey: .version)
+        try c.encode(issuer, forKey: .issuer)
+        try c.encode(clientID, forKey: .clientID)
+        try c.encode(accessToken.reveal(), forKey: .accessToken)
+        try c.encode(tokenType, forKey: .tokenType)
+        try c.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try c.encodeIfPresent(refreshToken?.reveal(), forKey: .refreshToken)
+        try c.encodeIfPresent(refreshExpiresAt, forKey: .refreshExpiresAt)
+        try c.encodeIfPresent(idToken?.reveal(), forKey: .idToken)
+        try c.encodeIfPresent(idTokenExpiresAt, forKey: .idTokenExpiresAt)
+        try c.encode(scope, forKey: .scope)
+        try c.encode(endpoints, forKey: .endpoints)
+        try c.encode(obtainedAt, forKey: .obtainedAt)
+        try c.encodeIfPresent(sessionID, forKey: .sessionID)
+        try c.encodeIfPresent(userinfo, forKey: .userinfo)
+        try c.encodeIfPresent(grantType, forKey: .grantType)
+        try c.encodeIfPresent(dpop, forKey: .dpop)
     }
 
     public func encoded() throws -> String {

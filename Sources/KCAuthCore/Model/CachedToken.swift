@@ -5,7 +5,7 @@ import KCAuthContract
 /// store, issuer and client (`CacheBinding`), so a login that changed any of them, or a store
 /// switched by `KCAUTH_STORAGE`, can never be answered with another session's token.
 public struct CachedToken: Sendable, Equatable, Codable {
-    public var accessToken: String
+    public var accessToken: Secret
     public var tokenType: String
     public var expiresAt: Instant?
     public var scope: String
@@ -32,15 +32,40 @@ public struct CachedToken: Sendable, Equatable, Codable {
         case renewalExpiresAt = "renewal_expires_at"
     }
 
-    /// The cache file's record (the contract's schema, shared with the front).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accessToken = Secret(.accessToken, try c.decode(String.self, forKey: .accessToken))
+        tokenType = try c.decode(String.self, forKey: .tokenType)
+        expiresAt = try c.decodeIfPresent(Instant.self, forKey: .expiresAt)
+        scope = try c.decode(String.self, forKey: .scope)
+        issuer = try c.decode(String.self, forKey: .issuer)
+        clientID = try c.decode(String.self, forKey: .clientID)
+        storage = try c.decode(String.self, forKey: .storage)
+        sessionID = try c.decodeIfPresent(String.self, forKey: .sessionID)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(accessToken.reveal(), forKey: .accessToken)
+        try c.encode(tokenType, forKey: .tokenType)
+        try c.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try c.encode(scope, forKey: .scope)
+        try c.encode(issuer, forKey: .issuer)
+        try c.encode(clientID, forKey: .clientID)
+        try c.encode(storage, forKey: .storage)
+        try c.encodeIfPresent(sessionID, forKey: .sessionID)
+    }
+
+    /// The cache file's record (the contract's schema, shared with the front): the cache file
+    /// is the access token's wire.
     public var record: CacheRecord {
-        CacheRecord(accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt?.epochSeconds, scope: scope, issuer: issuer,
+        CacheRecord(accessToken: accessToken.reveal(), tokenType: tokenType, expiresAt: expiresAt?.epochSeconds, scope: scope, issuer: issuer,
                     clientID: clientID, storage: storage, sessionID: sessionID, user: user, renewal: renewal,
                     renewalExpiresAt: renewalExpiresAt?.epochSeconds)
     }
 
     public init(_ record: CacheRecord) {
-        accessToken = record.accessToken
+        accessToken = Secret(.accessToken, record.accessToken)
         tokenType = record.tokenType
         expiresAt = record.expiresAt.flatMap { Instant(epochSeconds: $0) }
         scope = record.scope

@@ -65,6 +65,9 @@ public struct IDTokenClaims: Sendable, Equatable, Decodable {
 
 extension IDTokenClaims {
     /// Claims of a token that was validated when it was stored; no signature check here.
+    public static func unverified(_ token: Secret) -> IDTokenClaims? { unverified(token.reveal()) }
+
+    /// Claims of a token that was validated when it was stored; no signature check here.
     public static func unverified(_ token: String) -> IDTokenClaims? {
         guard let jws = try? CompactJWS(token) else { return nil }
         return try? JSONDecoder().decode(IDTokenClaims.self, from: Data(jws.payload))

@@ -14,8 +14,8 @@ public struct IdentityClaims: Sendable, Equatable {
     public init(payload: JSONValue) { all = payload }
 
     /// The payload of a JWS compact token, or nil when it is not one (an opaque access token).
-    public init?(unverifiedToken token: String) {
-        guard let jws = try? CompactJWS(token), let payload = JSONValue.parse(jws.payload), payload.members != nil else { return nil }
+    public init?(unverifiedToken token: Secret) {
+        guard let jws = try? CompactJWS(token.reveal()), let payload = JSONValue.parse(jws.payload), payload.members != nil else { return nil }
         all = payload
     }
 

@@ -1,12 +1,12 @@
 /// What `token` and `refresh` hand out.
 public struct IssuedToken: Sendable, Equatable {
-    public var accessToken: String
+    public var accessToken: Secret
     public var tokenType: String
     public var expiresAt: Instant?
     public var scope: String
     public var issuer: String
     public var clientID: String
-    public var idToken: String?
+    public var idToken: Secret?
     public var idTokenExpiresAt: Instant?
     /// Something the person should know, for stderr (never part of the token output).
     public var notice: Notice?

@@ -10,7 +10,7 @@ public struct Userinfo: Sendable {
             throw KCAuthError(.provider, "the provider publishes no userinfo endpoint", remedy: .askWithoutUserinfo)
         }
         let response = try http.sendPresenting(state.accessToken, tokenType: state.tokenType, method: .get, url: url,
-                                               headers: [("Accept", "application/json")])
+                                               headers: [("Accept", "application/json")], claimsAnswer: true)
         switch response.status {
         case 200:
             break

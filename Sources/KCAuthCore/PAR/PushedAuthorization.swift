@@ -59,16 +59,14 @@ public struct PushedAuthorization: Sendable {
     /// Keycloak's fixed path (doctor): an empty push is refused by a real endpoint (400 or 401)
     /// and not found where there is none. nil: something answers there, or nothing answered.
     public static func missingGuessedEndpoint(_ endpoint: String, transport: any HTTPTransport) -> KCAuthError? {
-        let request = HTTPRequest(method: .post, url: endpoint,
-                                  headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")],
-                                  body: [])
+        let request = HTTPRequest(method: .post, url: WireText(endpoint), headers: [("Accept", WireText("application/json"))], form: [])
         guard let status = (try? transport.send(request))?.status, nothingThere.contains(status) else { return nil }
         return noEndpoint(tried: status)
     }
 
     /// The browser's URL after a successful push: `authorizationEndpoint` with `client_id` and
     /// `request_uri` only.
-    public func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata) throws -> String {
+    public func browserURL(for request: AuthorizationRequest, metadata: ProviderMetadata) throws -> WireText {
         let pushed = try push(request, issuer: metadata.issuer)
         return request.url(authorizationEndpoint: metadata.authorizationEndpoint, requestURI: pushed.requestURI)
     }

@@ -2,13 +2,13 @@
 /// `request_uri`, and when that stops being usable.
 public struct PushedRequest: Sendable, Equatable {
     /// The authorization endpoint with `client_id` and `request_uri` only (§4).
-    public var browserURL: String
+    public var browserURL: WireText
     /// When it was pushed, on the sleeper's monotonic clock.
     public var pushedAt: Double
     /// Seconds the `request_uri` lives (Keycloak: 60).
     public var expiresIn: Double
 
-    public init(browserURL: String, pushedAt: Double, expiresIn: Double) {
+    public init(browserURL: WireText, pushedAt: Double, expiresIn: Double) {
         self.browserURL = browserURL
         self.pushedAt = pushedAt
         self.expiresIn = expiresIn

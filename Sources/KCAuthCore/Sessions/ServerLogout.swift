@@ -24,7 +24,7 @@ struct ServerLogout: Sendable {
     /// RP-Initiated Logout, so other providers may refuse it.
     func endSession(_ state: AuthState) -> (step: LogoutStep, reached: Bool) {
         guard let url = state.endpoints.endSession, let refreshToken = state.refreshToken else { return (.notOffered, true) }
-        return step(url, [("client_id", state.clientID), ("refresh_token", refreshToken)], tokenEndpoint: state.endpoints.token)
+        return step(url, [FormField("client_id", state.clientID), FormField("refresh_token", refreshToken)], tokenEndpoint: state.endpoints.token)
     }
 
     /// RFC 7009 §2.1: the refresh token (which on most providers takes its access tokens with
@@ -33,21 +33,22 @@ struct ServerLogout: Sendable {
     func revoke(_ state: AuthState) -> (step: LogoutStep, reached: Bool) {
         guard let url = state.endpoints.revocation else { return (.notOffered, true) }
         let (token, hint) = state.refreshToken.map { ($0, "refresh_token") } ?? (state.accessToken, "access_token")
-        return step(url, [("token", token), ("token_type_hint", hint), ("client_id", state.clientID)], tokenEndpoint: state.endpoints.token)
+        return step(url, [FormField("token", token), FormField("token_type_hint", hint), FormField("client_id", state.clientID)],
+                    tokenEndpoint: state.endpoints.token)
     }
 
     /// `reached` is false when no answer came at all (connect, TLS, timeout).
-    private func step(_ url: String, _ fields: [(String, String)], tokenEndpoint: String) -> (step: LogoutStep, reached: Bool) {
+    private func step(_ url: String, _ fields: [FormField], tokenEndpoint: String) -> (step: LogoutStep, reached: Bool) {
         let response: HTTPResponse
         do {
             // A signed assertion is addressed to the token endpoint, as for the device endpoint.
             let authentication = try authenticator?.parameters(audience: tokenEndpoint) ?? ClientAuthenticationParameters()
             // With a proof for a DPoP session (RFC 9449 §5: the refresh token is bound to the key).
             response = try http.sendProving(method: .post, url: url, accessToken: nil) { proof in
-                HTTPRequest(method: .post, url: url,
+                HTTPRequest(method: .post, url: WireText(url),
                             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
                                 + authentication.headers + proof,
-                            body: Array(FormEncoding.encode(authentication.merged(into: fields)).utf8))
+                            form: authentication.merged(into: fields))
             }
         } catch {
             return (.failed(KCAuthError.wrapping(error)), false)

@@ -88,7 +88,7 @@ public struct SessionEnd: Sendable {
     public enum Event: Sendable {
         case openingBrowser
         /// No browser started; `url` is for the user to open by hand (it holds the ID token).
-        case browserFailed(KCAuthError, url: String)
+        case browserFailed(KCAuthError, url: WireText)
         case waiting(redirectURI: String, timeout: Double)
     }
 

@@ -35,7 +35,7 @@ public struct TokenRefresher: Sendable {
     ///   rotation, the old refresh token is already dead at the provider, so losing the new one
     ///   would end the session.
     public func refresh(_ state: AuthState, profile: String, scope: String? = nil,
-                        keepRotated: (String) throws -> Void = { _ in }) throws -> AuthState {
+                        keepRotated: (Secret) throws -> Void = { _ in }) throws -> AuthState {
         if state.isClientCredentials { return try renewClientCredentials(state, profile: profile, scope: scope) }
         guard let refreshToken = state.refreshToken else {
             throw KCAuthError(.loginRequired, "the access token of profile '\(profile)' has expired and there is no refresh token",
@@ -43,8 +43,11 @@ public struct TokenRefresher: Sendable {
         }
         // RFC 9449 §5: a bound refresh token is refreshed with a proof from the same key.
         let http = try self.http.proving(state.dpop.map { DPoPProver(key: try DPoPKey(stored: $0), clock: clock, random: random) })
-        var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", state.clientID)]
-        if let scope { fields.append(("scope", scope)) }
+        // No discovery on a refresh: the session keeps the endpoints it signed in with.
+        http.trace.emit(TraceEvent("refresh.start", ("profile", .text(profile)), ("endpoints", .text("the session's (no discovery)")),
+                                   ("dpop", .flag(state.dpop != nil)), ("client_authenticates", .flag(authenticator(for: state) != nil))))
+        var fields = [FormField("grant_type", "refresh_token"), FormField("refresh_token", refreshToken), FormField("client_id", state.clientID)]
+        if let scope { fields.append(FormField("scope", scope)) }
 
         let body: [UInt8]
         do {
@@ -61,7 +64,10 @@ public struct TokenRefresher: Sendable {
                               cause: error.cause, oauthError: error.oauthError, remedy: .signIn(profile: profile))
         }
         // §6 + §10.4: a rotated refresh token replaces the old one at once.
-        if let rotated = JSONValue.parse(body)?["refresh_token"]?.stringValue, !rotated.isEmpty, rotated != refreshToken {
+        if let rotated = JSONValue.parse(body)?["refresh_token"]?.stringValue.map({ Secret(.refreshToken, $0) }),
+           !rotated.isEmpty, rotated != refreshToken {
+            http.trace.emit(TraceEvent("refresh.rotated", ("old", .secret(refreshToken)), ("new", .secret(rotated)),
+                                       ("kept", .text("before the rest of the answer is checked"))))
             try keepRotated(rotated)
         }
         let tokens = try http.decode(TokenResponse.self, from: body, what: "the refreshed token", url: state.endpoints.token)
@@ -90,7 +96,7 @@ public struct TokenRefresher: Sendable {
 
     /// OpenID Connect Core §12.2: a refreshed ID token is validated like the first one, without
     /// a nonce, and must name the same issuer and subject as the one from the login.
-    private func validateRefreshedIDToken(_ idToken: String, previous: AuthState) throws -> Instant {
+    private func validateRefreshedIDToken(_ idToken: Secret, previous: AuthState) throws -> Instant {
         let claims = try IDTokenValidator(http: http, clock: clock).validate(idToken, .init(
             issuer: previous.issuer, clientID: previous.clientID, jwksURI: previous.endpoints.jwks, nonce: nil, accessToken: nil))
         if let old = previous.idToken.flatMap(IDTokenClaims.unverified), old.sub != claims.sub {

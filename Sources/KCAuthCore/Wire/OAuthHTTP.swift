@@ -7,8 +7,15 @@ public struct OAuthHTTP: Sendable {
     /// Set for a DPoP session (RFC 9449): every form POST carries a proof, and requests that
     /// present the access token carry one bound to it.
     public private(set) var dpop: DPoPProver?
+    /// Where the mechanisms that use this transport say what they decide (`--debug`): discovery,
+    /// the key set, the device flow's polls. The requests themselves are traced by the
+    /// transport (``TracingTransport``).
+    public let trace: any TraceSink
 
-    public init(_ transport: any HTTPTransport) { self.transport = transport }
+    public init(_ transport: any HTTPTransport, trace: any TraceSink = NoTrace()) {
+        self.transport = transport
+        self.trace = trace
+    }
 
     /// The same transport, proving possession of `prover`'s key (nil: no proofs).
     public func proving(_ prover: DPoPProver?) -> OAuthHTTP {
@@ -18,8 +25,11 @@ public struct OAuthHTTP: Sendable {
     }
 
     /// GET a JSON document; anything but 200 + JSON is `invalidResponse` / `network`.
-    public func getJSON<T: Decodable>(_ type: T.Type, from url: String, what: String) throws -> T {
-        let response = try transport.send(HTTPRequest(method: .get, url: url, headers: [("Accept", "application/json")]))
+    /// `publicDocument`: the answer holds no secret (discovery, a key set), so a trace shows it whole.
+    public func getJSON<T: Decodable>(_ type: T.Type, from url: String, what: String, publicDocument: Bool = false) throws -> T {
+        var request = HTTPRequest(method: .get, url: WireText(url), headers: [("Accept", "application/json")])
+        request.answerHoldsNoSecret = publicDocument
+        let response = try transport.send(request)
         guard response.status == 200 else {
             throw KCAuthError(.network, "\(what) at \(url) answered HTTP \(response.status)")
         }
@@ -29,8 +39,9 @@ public struct OAuthHTTP: Sendable {
     /// POST a form to a token-style endpoint. 200 → `T`; a JSON OAuth error (400/401) → `.provider`
     /// carrying the error code in `cause`; anything else → `.network`.
     /// `headers` are added after the standard ones (client authentication's `Authorization`).
-    public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [(String, String)],
-                                       headers: [(String, String)] = [], what: String, accepting success: Set<Int> = [200]) throws -> T {
+    public func postForm<T: Decodable>(_ type: T.Type, to url: String, fields: [FormField],
+                                       headers: [(name: String, value: WireText)] = [], what: String,
+                                       accepting success: Set<Int> = [200]) throws -> T {
         try decode(type, from: try postFormBody(to: url, fields: fields, headers: headers, what: what, accepting: success),
                    what: what, url: url)
     }
@@ -39,13 +50,12 @@ public struct OAuthHTTP: Sendable {
     /// of it (a rotated refresh token) before the rest is checked.
     /// `success`: the statuses that carry the answer (201 for a pushed authorization request,
     /// RFC 9126 §2.2).
-    public func postFormBody(to url: String, fields: [(String, String)], headers: [(String, String)] = [],
+    public func postFormBody(to url: String, fields: [FormField], headers: [(name: String, value: WireText)] = [],
                              what: String, accepting success: Set<Int> = [200]) throws -> [UInt8] {
         let response = try sendProving(method: .post, url: url, accessToken: nil) { proof in
-            HTTPRequest(method: .post, url: url,
-                        headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
-                            + headers.map { (name: $0.0, value: $0.1) } + proof,
-                        body: Array(FormEncoding.encode(fields).utf8))
+            HTTPRequest(method: .post, url: WireText(url),
+                        headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")] + headers + proof,
+                        form: fields)
         }
         if success.contains(response.status) { return response.body }
         if var oauth = Self.oauthError(response) {
@@ -77,17 +87,21 @@ public struct OAuthHTTP: Sendable {
         }
     }
 
-    /// The form fields whose values are credentials (RFC 6749 §4.1.3, §6, §2.3.1; RFC 7636 §4.5;
-    /// RFC 8628 §3.4; RFC 7523 §2.2; RFC 7009 §2.1).
-    static let secretFields: Set<String> = ["code", "code_verifier", "refresh_token", "device_code", "client_secret",
-                                             "client_assertion", "token", "id_token_hint", "assertion", "password"]
+    /// `text` (what the provider said) with every secret of `fields` replaced by its redacted
+    /// form, as sent and percent-encoded, so a provider that echoes its input cannot make kcauth
+    /// print a token.
+    static func redact(_ text: String, secretsIn fields: [FormField]) -> String {
+        redact(text, secrets: fields.flatMap { field in
+            field.value.parts.compactMap { if case .secret(let secret, _) = $0 { secret } else { nil } }
+        })
+    }
 
-    /// `text` with every secret value of `fields` replaced, so a provider that echoes its input
-    /// cannot make kcauth print a token.
-    static func redact(_ text: String, secretsIn fields: [(String, String)]) -> String {
+    static func redact(_ text: String, secrets: [Secret]) -> String {
         var result = text
-        for (name, value) in fields where secretFields.contains(name) && value.count >= 4 {
-            result = result.replacing(value, with: "[redacted]")
+        for secret in secrets where secret.reveal().count >= 4 {
+            for form in Set([secret.reveal(), FormEncoding.escape(secret.reveal())]) {
+                result = result.replacing(form, with: secret.redacted)
+            }
         }
         return result
     }

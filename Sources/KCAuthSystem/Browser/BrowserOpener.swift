@@ -36,11 +36,13 @@ public struct BrowserOpener: URLOpener {
         self.wsl = wsl
     }
 
-    public func open(_ url: String) throws {
+    public func open(_ url: WireText) throws {
         _ = try launch(url, command: nil)
     }
 
-    public func launch(_ url: String, command: BrowserCommand?) throws -> (any LaunchedBrowser)? {
+    /// The launcher's argv is the URL's wire: its secrets are revealed there.
+    public func launch(_ url: WireText, command: BrowserCommand?) throws -> (any LaunchedBrowser)? {
+        let url = url.reveal()
         var candidates = command.map { [$0.arguments(for: url)] } ?? Self.commands(browser: environment["BROWSER"], url: url,
                                                                                     wsl: wsl ?? WSLProbe().isWSL(environment: environment))
         var tried: [String] = []

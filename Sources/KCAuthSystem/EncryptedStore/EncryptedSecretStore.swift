@@ -28,6 +28,8 @@ public final class EncryptedSecretStore: SecretStore {
     let dataKey = Mutex<(storeID: String, key: [UInt8])?>(nil)
     /// False for `status` and `doctor`: they report a locked store, they never ask.
     let mayAsk: Bool
+    /// Where the store says where its key came from and what unwrapping it cost (`--debug`).
+    let trace: any TraceSink
 
     /// How long `unlock` and a login that creates the store keep the key: 12 h.
     public static let defaultUnlockSeconds: UInt32 = 12 * 3600
@@ -35,8 +37,10 @@ public final class EncryptedSecretStore: SecretStore {
     static let wrongPassphraseDelay: UInt32 = 1
 
     public init(directory: String, keyring: KernelKeyring = KernelKeyring(), passphrases: PassphraseSource,
-                clock: any TimeSource, notice: @escaping @Sendable (EncryptedStoreNotice) -> Void = { _ in }, mayAsk: Bool = true) {
+                clock: any TimeSource, notice: @escaping @Sendable (EncryptedStoreNotice) -> Void = { _ in }, mayAsk: Bool = true,
+                trace: any TraceSink = NoTrace()) {
         self.mayAsk = mayAsk
+        self.trace = trace
         self.directory = directory
         self.keyring = keyring
         self.passphrases = passphrases
@@ -162,8 +166,17 @@ public final class EncryptedSecretStore: SecretStore {
     /// terminal, in that order.
     func unlockedKey(_ file: EncryptedStoreKey) throws -> [UInt8] {
         if let known = dataKey.withLock({ $0 }), known.storeID == file.id { return known.key }
-        if case .available = keyring.probe(),
-           let entry = try keyring.find(description: KernelKeyring.description(storeID: file.id)) {
+        let found = try trace.timed(clock, {
+            keyring.probe() == .available ? try keyring.find(description: KernelKeyring.description(storeID: file.id)) : nil
+        }) { result in
+            let key = switch result {
+            case .success(.some): "found"
+            case .success(.none): "not found"
+            case .failure(let error): KCAuthError.wrapping(error).message
+            }
+            return TraceEvent("encrypted-store.kernel-keyring", ("store", .text(file.id)), ("key", .text(key)))
+        }
+        if let entry = found {
             dataKey.withLock { $0 = (file.id, entry.key) }
             return entry.key
         }
@@ -182,7 +195,7 @@ public final class EncryptedSecretStore: SecretStore {
         if let path = passphrases.file {
             var passphrase = try passphrases.readFile(path)
             defer { Scrypt.wipe(&passphrase) }
-            if let key = try file.unwrap(passphrase: passphrase) { return key }
+            if let key = try tracedUnwrap(file, passphrase, from: "file \(path)") { return key }
             sleep(Self.wrongPassphraseDelay)
             throw KCAuthError(.storageLocked, "the passphrase in \(path) does not open the encrypted store \(keyFile)",
                               hint: "check the file; nothing was changed")
@@ -197,16 +210,26 @@ public final class EncryptedSecretStore: SecretStore {
         for attempt in 1...3 {
             guard var passphrase = passphrases.ask("Passphrase for the kcauth encrypted store: ") else { break }
             defer { Scrypt.wipe(&passphrase) }
-            if let key = try file.unwrap(passphrase: passphrase) { return key }
+            if let key = try tracedUnwrap(file, passphrase, from: "terminal") { return key }
             sleep(Self.wrongPassphraseDelay)
             if attempt < 3 { PassphraseSource.say("Wrong passphrase, try again.\n") }
         }
         throw KCAuthError(.storageLocked, "wrong passphrase for the encrypted store \(keyFile)", hint: "nothing was changed")
     }
 
+    /// `file.unwrap` (scrypt, then AES-GCM), traced with where the passphrase came from, never
+    /// the passphrase.
+    private func tracedUnwrap(_ file: EncryptedStoreKey, _ passphrase: [UInt8], from source: String) throws -> [UInt8]? {
+        try trace.timed(clock, { try file.unwrap(passphrase: passphrase) }) { result in
+            TraceEvent("encrypted-store.unwrap", ("passphrase_from", .text(source)),
+                       ("opened", .flag(((try? result.get()) ?? nil) != nil)))
+        }
+    }
+
     func remember(_ key: [UInt8], file: EncryptedStoreKey, seconds: UInt32) throws -> Instant {
         let until = Instant(clock: clock.now() + Double(seconds))
         try keyring.store(key, description: KernelKeyring.description(storeID: file.id), seconds: seconds, expires: until)
+        trace.emit(TraceEvent("encrypted-store.unlocked", ("store", .text(file.id)), ("kernel_keyring_until", .text(until.rfc3339))))
         return until
     }
 
@@ -286,7 +309,8 @@ public final class EncryptedSecretStore: SecretStore {
 
 extension EncryptedSecretStore: UnlockPrompting, StoreStateDescribing {
     public func reportingOnly() -> any SecretStore {
-        EncryptedSecretStore(directory: directory, keyring: keyring, passphrases: passphrases, clock: clock, notice: notice, mayAsk: false)
+        EncryptedSecretStore(directory: directory, keyring: keyring, passphrases: passphrases, clock: clock, notice: notice, mayAsk: false,
+                             trace: trace)
     }
 
     public var encryptedState: EncryptedStoreState? { try? state() }

@@ -45,7 +45,7 @@ public final class CurlTransport: HTTPTransport {
         try configure(easy, for: request)
         let code = kc_curl_easy_perform(easy.handle)
         guard code == CURLE_OK else {
-            throw CurlFailure(code: code, easy: easy, url: request.url, caFile: caFile,
+            throw CurlFailure(code: code, easy: easy, url: request.url.redacted, caFile: caFile,
                               connectTimeout: connectTimeout, totalTimeout: totalTimeout).error
         }
         var status = 0
@@ -53,8 +53,9 @@ public final class CurlTransport: HTTPTransport {
         return HTTPResponse(status: status, headers: easy.sink.headers, body: easy.sink.body)
     }
 
+    /// The wire: the request's secrets are revealed here, into libcurl, and nowhere else.
     private func configure(_ easy: CurlEasy, for request: HTTPRequest) throws {
-        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_URL, request.url.reveal())
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_NOSIGNAL, 1)
         try easy.set(CURLOPT_FOLLOWLOCATION, 0)
@@ -65,13 +66,13 @@ public final class CurlTransport: HTTPTransport {
 
         var lines = request.headers.map { header in
             // "Name;" is libcurl's spelling of a header with an empty value ("Name:" removes it).
-            header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value.reveal())"
         }
         switch request.method {
         case .get:
             try easy.set(CURLOPT_HTTPGET, 1)
         case .post:
-            let body = request.body ?? []
+            let body = request.revealBody() ?? []
             try easy.set(CURLOPT_POST, 1)
             try easy.set(CURLOPT_POSTFIELDSIZE, body.count)
             // COPYPOSTFIELDS copies the bytes now, so no buffer has to outlive this call.

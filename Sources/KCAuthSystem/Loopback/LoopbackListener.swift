@@ -29,32 +29,38 @@ final class LoopbackListener: BoundRedirectListener {
     /// The one-shot start redirect (`startURL`).
     var start: LoopbackStart?
 
-    func startURL(redirectingTo location: String, secretPath: String) -> String {
-        start = LoopbackStart(path: "/" + secretPath, location: location, binding: nil)
+    func startURL(redirectingTo location: WireText, secretPath: Secret) -> WireText {
+        start = LoopbackStart(path: Secret(.startPath, "/" + secretPath.reveal()), location: location, binding: nil)
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
-        start = LoopbackStart(path: "/" + secretPath, location: location, binding: binding)
+    func startURL(redirectingTo location: WireText, secretPath: Secret, binding: BrowserBinding) -> WireText {
+        start = LoopbackStart(path: Secret(.startPath, "/" + secretPath.reveal()), location: location, binding: binding)
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String {
-        start = LoopbackStart(path: "/" + secretPath, binding: binding, locating: location)
+    func startURL(secretPath: Secret, binding: BrowserBinding, locating location: @escaping () throws -> WireText) -> WireText {
+        start = LoopbackStart(path: Secret(.startPath, "/" + secretPath.reveal()), binding: binding, locating: location)
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    func startURLToShow(secretPath: String) -> String? {
-        guard start?.binding != nil, "/" + secretPath != start?.path else { return nil }
-        start?.shownPath = "/" + secretPath
+    func startURLToShow(secretPath: Secret) -> WireText? {
+        guard start?.binding != nil, "/" + secretPath.reveal() != start?.path.reveal() else { return nil }
+        start?.shownPath = Secret(.startPath, "/" + secretPath.reveal())
         return "http://127.0.0.1:\(port)/\(secretPath)"
     }
 
-    init(port requested: UInt16, path: String = callbackPath, pages: any LandingPageRenderer, limits: LoopbackLimits = .standard) throws {
+    /// Where the listener says which connections it served, refused or ignored (`--debug`).
+    let trace: any TraceSink
+
+    init(port requested: UInt16, path: String = callbackPath, pages: any LandingPageRenderer, limits: LoopbackLimits = .standard,
+         trace: any TraceSink = NoTrace()) throws {
         (listenFD, port) = try Self.listeningSocket(port: requested)
         self.path = path
         self.pages = pages
         self.limits = limits
+        self.trace = trace
+        trace.emit(TraceEvent("loopback.listening", ("address", .text("127.0.0.1:\(port)")), ("path", .text(path))))
     }
 
     deinit { close() }

@@ -18,7 +18,7 @@ import Glibc
 /// connections, and then fix the victim's login to their own account.)
 enum LoopbackPeer {
     enum Verdict: Equatable, Sendable {
-        case allowed
+        case allowed(uid: UInt32)
         /// `uid` is the owner's, nil when it could not be established.
         case refused(uid: UInt32?)
     }
@@ -29,7 +29,7 @@ enum LoopbackPeer {
     /// The verdict for a connection whose client socket belongs to `owner`.
     static func verdict(for owner: PeerOwner, trusting users: Set<UInt32> = trustedUsers) -> Verdict {
         switch owner {
-        case .user(let uid): return users.contains(uid) ? .allowed : .refused(uid: uid)
+        case .user(let uid): return users.contains(uid) ? .allowed(uid: uid) : .refused(uid: uid)
         case .unknown: return .refused(uid: nil)
         }
     }

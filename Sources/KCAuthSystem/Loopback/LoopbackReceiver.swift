@@ -14,14 +14,17 @@ public struct LoopbackReceiver: RedirectReceiver {
     let path: String
     /// The pages the browser is answered with (`LandingPage`), in the presentation's words.
     let pages: any LandingPageRenderer
+    /// Where the listener traces its connections (`--debug`).
+    let trace: any TraceSink
 
-    public init(path: String = "/callback", pages: any LandingPageRenderer) {
+    public init(path: String = "/callback", pages: any LandingPageRenderer, trace: any TraceSink = NoTrace()) {
         self.path = path
         self.pages = pages
+        self.trace = trace
     }
 
     public func bind(port: UInt16) throws -> any BoundRedirectListener {
-        try LoopbackListener(port: port, path: path, pages: pages)
+        try LoopbackListener(port: port, path: path, pages: pages, trace: trace)
     }
 }
 

@@ -2,26 +2,27 @@ import KCAuthCore
 
 /// The listener's one-shot start redirect (`BoundRedirectListener.startURL`).
 struct LoopbackStart {
-    let path: String
+    /// `/start/…`: a secret, as the path of the request that uses it.
+    let path: Secret
     /// Where the first request is redirected; computed then (a pushed authorization request's
     /// `request_uri` is short-lived, so it is pushed when the browser is there).
-    let locate: () throws -> String
+    let locate: () throws -> WireText
     /// Set for a login: the first answer binds the browser to it (`BrowserBinding`).
     let binding: BrowserBinding?
     private(set) var used = false
     /// The start URL shown to the person (`startURLToShow`), answered any number of times.
-    var shownPath: String?
+    var shownPath: Secret?
     /// Whether a browser followed the shown start URL.
     private(set) var shownUsed = false
 
     /// A browser holds the binding's cookie: it followed the start URL or the one shown.
     var bound: Bool { binding != nil && (used || shownUsed) }
 
-    init(path: String, location: String, binding: BrowserBinding?) {
+    init(path: Secret, location: WireText, binding: BrowserBinding?) {
         self.init(path: path, binding: binding, locating: { location })
     }
 
-    init(path: String, binding: BrowserBinding?, locating: @escaping () throws -> String) {
+    init(path: Secret, binding: BrowserBinding?, locating: @escaping () throws -> WireText) {
         self.path = path
         self.locate = locating
         self.binding = binding
@@ -37,6 +38,6 @@ struct LoopbackStart {
     /// top-level redirect back to the listener, which is a cross-site GET navigation.
     func setCookieHeader(callbackPath: String) -> String? {
         guard let binding else { return nil }
-        return "Set-Cookie: \(binding.cookieName)=\(binding.cookieValue); Path=\(callbackPath); Max-Age=\(binding.lifetime); HttpOnly; SameSite=Lax"
+        return "Set-Cookie: \(binding.cookieName)=\(binding.cookieValue.reveal()); Path=\(callbackPath); Max-Age=\(binding.lifetime); HttpOnly; SameSite=Lax"
     }
 }

@@ -6,5 +6,14 @@ public func queryParameters(of url: String) -> [String: String] {
 }
 
 public func formFields(of request: HTTPRequest) -> [String: String] {
-    FormEncoding.decode(String(decoding: request.body ?? [], as: UTF8.self))
+    FormEncoding.decode(String(decoding: request.revealBody() ?? [], as: UTF8.self))
+}
+
+extension HTTPRequest {
+    /// The URL as sent (tests may look at the wire).
+    public var sentURL: String { url.reveal() }
+    /// The body as sent.
+    public var body: [UInt8]? { revealBody() }
+    /// A header's value as sent, by name (case-insensitive).
+    public func sentHeader(_ name: String) -> String? { headers.last { $0.name.lowercased() == name.lowercased() }?.value.reveal() }
 }

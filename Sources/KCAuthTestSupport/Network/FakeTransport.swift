@@ -34,7 +34,7 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         try lock.withLock {
             requests.append(request)
-            let key = "\(request.method.rawValue) \(request.url)"
+            let key = "\(request.method.rawValue) \(request.url.reveal())"
             let withoutQuery = String(key.prefix { $0 != "?" })
             if routes[key] == nil, let any = anyQuery[withoutQuery] { return any }
             guard var queue = routes[key], let first = queue.first else {
@@ -46,10 +46,10 @@ public final class FakeTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    public func requests(to url: String) -> [HTTPRequest] { lock.withLock { requests.filter { $0.url == url } } }
+    public func requests(to url: String) -> [HTTPRequest] { lock.withLock { requests.filter { $0.url.reveal() == url } } }
 
     /// The requests to `url` with any query.
     public func requests(toAnyQueryOf url: String) -> [HTTPRequest] {
-        lock.withLock { requests.filter { $0.url == url || $0.url.hasPrefix(url + "?") } }
+        lock.withLock { requests.filter { $0.url.reveal() == url || $0.url.reveal().hasPrefix(url + "?") } }
     }
 }

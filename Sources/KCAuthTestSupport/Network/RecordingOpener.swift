@@ -7,8 +7,9 @@ public final class RecordingOpener: URLOpener, @unchecked Sendable {
     public private(set) var opened: [String] = []
     public var failure: KCAuthError?
     public init() {}
-    public func open(_ url: String) throws {
-        lock.withLock { opened.append(url) }
+    /// Records the URL as the browser would get it (a fake: it may reveal).
+    public func open(_ url: WireText) throws {
+        lock.withLock { opened.append(url.reveal()) }
         if let failure { throw failure }
     }
 }

@@ -28,10 +28,10 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
 
     public private(set) var startLocation: String?
     public private(set) var startedAt: String?
-    public func startURL(redirectingTo location: String, secretPath: String) -> String {
-        startLocation = location
-        startedAt = "http://127.0.0.1:50000/" + secretPath
-        return startedAt!
+    public func startURL(redirectingTo location: WireText, secretPath: Secret) -> WireText {
+        startLocation = location.reveal()
+        startedAt = "http://127.0.0.1:50000/" + secretPath.reveal()
+        return "http://127.0.0.1:50000/\(secretPath)"
     }
 
     /// Where a browser opened at `url` ends up: the start URL redirects, like the real listener's
@@ -55,16 +55,16 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
     public private(set) var startLocator: (() throws -> String)?
     private var lastLocator: (() throws -> String)?
     public private(set) var startError: (any Error)?
-    public func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String {
+    public func startURL(secretPath: Secret, binding: BrowserBinding, locating location: @escaping () throws -> WireText) -> WireText {
         self.binding = binding
         startLocation = nil
-        startLocator = location
-        startedAt = "http://127.0.0.1:50000/" + secretPath
-        return startedAt!
+        startLocator = { try location().reveal() }
+        startedAt = "http://127.0.0.1:50000/" + secretPath.reveal()
+        return "http://127.0.0.1:50000/\(secretPath)"
     }
 
     public private(set) var binding: BrowserBinding?
-    public func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String {
+    public func startURL(redirectingTo location: WireText, secretPath: Secret, binding: BrowserBinding) -> WireText {
         self.binding = binding
         return startURL(redirectingTo: location, secretPath: secretPath)
     }
@@ -72,10 +72,10 @@ public final class ScriptedReceiver: RedirectReceiver, BoundRedirectListener, @u
     /// The start URL shown to the person (`startURLToShow`): followed, it leads where the start URL
     /// leads, every time (a lazy location is computed again).
     public private(set) var shownAt: String?
-    public func startURLToShow(secretPath: String) -> String? {
+    public func startURLToShow(secretPath: Secret) -> WireText? {
         guard binding != nil else { return nil }
-        shownAt = "http://127.0.0.1:50000/" + secretPath
-        return shownAt
+        shownAt = "http://127.0.0.1:50000/" + secretPath.reveal()
+        return "http://127.0.0.1:50000/\(secretPath)"
     }
 
     public func close() { closed = true }

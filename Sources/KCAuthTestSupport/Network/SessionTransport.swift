@@ -22,16 +22,16 @@ public final class SessionTransport: HTTPTransport, @unchecked Sendable {
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
         let route = lock.withLock {
             requests.append(request)
-            return routes["\(request.method.rawValue) \(request.url)"]
+            return routes["\(request.method.rawValue) \(request.url.reveal())"]
         }
         guard let route else {
-            Issue.record("unexpected HTTP request: \(request.method.rawValue) \(request.url)")
+            Issue.record("unexpected HTTP request: \(request.method.rawValue) \(request.url.reveal())")
             throw KCAuthError(.network, "no stub")
         }
         return try route.get()
     }
 
     public func fields(of url: String) -> [[String: String]] {
-        lock.withLock { requests.filter { $0.url == url }.map(formFields(of:)) }
+        lock.withLock { requests.filter { $0.url.reveal() == url }.map(formFields(of:)) }
     }
 }

@@ -162,7 +162,7 @@ private final class FailingAuthorizationEndpoint: HTTPTransport, @unchecked Send
     let inner: FakeTransport
     init(_ inner: FakeTransport) { self.inner = inner }
     func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        if request.url.hasPrefix(Fixtures.authorizationEndpoint + "?") {
+        if request.url.reveal().hasPrefix(Fixtures.authorizationEndpoint + "?") {
             var error = KCAuthError(.network, "timed out after 30 s waiting for sso.example.test:443")
             error.transient = true
             throw error

@@ -33,7 +33,7 @@ import KCAuthTestSupport
         defer { events = seen }
         return try login.run(input) { [printed] event in
             seen.append(event)
-            if case .authorizationURL(let url) = event { printed.url = url }
+            if case .authorizationURL(let url) = event { printed.url = url.reveal() }
         }
     }
 
@@ -54,8 +54,8 @@ import KCAuthTestSupport
         #expect(receiver.follow(shown) == authorizationURL)
 
         let binding = try #require(receiver.binding)
-        #expect(binding.cookieValue.count >= 22, "128 random bits")
-        #expect(binding.cookieName.hasPrefix("kcauth-") && binding.cookieName != binding.cookieValue)
+        #expect(binding.cookieValue.reveal().count >= 22, "128 random bits")
+        #expect(binding.cookieName.hasPrefix("kcauth-") && binding.cookieName != binding.cookieValue.reveal())
         #expect(binding.lifetime == 180)
         #expect(binding.reusedStartError.code == .cancelled)
         #expect(binding.reusedStartError.message.contains("opened twice"))

@@ -43,7 +43,7 @@ import KCAuthTestSupport
         #expect(form["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code")
         #expect(form["device_code"] == "dc-1" && form["client_id"] == "kcauth")
         #expect(PKCEChallenge.of(form["code_verifier"] ?? "") == request.codeChallenge)
-        let device = Dictionary(uniqueKeysWithValues: request.fields)
+        let device = dictionary(request.fields)
         #expect(device["code_challenge"] == request.codeChallenge && device["code_challenge_method"] == "S256")
     }
 

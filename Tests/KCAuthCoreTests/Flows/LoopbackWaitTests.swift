@@ -12,8 +12,8 @@ import Testing
     func describe(_ state: Wait.State) -> String {
         switch state {
         case .waiting: return "waiting"
-        case .pasted(let code): return "pasted \(code)"
-        case .redirected(let code): return "redirected \(code)"
+        case .pasted(let code): return "pasted \(code.reveal())"
+        case .redirected(let code): return "redirected \(code.reveal())"
         case .finished(.success(let output)): return "finished \(output)"
         case .finished(.failure(let error)): return "failed \(error.code)"
         }

@@ -40,7 +40,7 @@ import KCAuthTestSupport
         defer { events = seen }
         return try login.run(input) { [printed] event in
             seen.append(event)
-            if case .authorizationURL(let url) = event { printed.url = url }
+            if case .authorizationURL(let url) = event { printed.url = url.reveal() }
         }
     }
 

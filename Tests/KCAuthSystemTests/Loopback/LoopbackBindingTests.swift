@@ -10,7 +10,7 @@ import Testing
 struct LoopbackBindingTests {
     let done = LandingPage.signedIn(user: nil, profile: "p")
     let binding = BrowserBinding(
-        cookieName: "kcauth-n4me", cookieValue: "s3cret-value", lifetime: 360,
+        cookieName: "kcauth-n4me", cookieValue: Secret(.cookie, "s3cret-value"), lifetime: 360,
         reusedStartError: KCAuthError(.cancelled, "opened twice"))
 
     func request(_ target: String, cookie: String? = nil, port: UInt16) -> String {
@@ -23,8 +23,8 @@ struct LoopbackBindingTests {
         let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
-        let start = listener.startURL(redirectingTo: "https://op.example/auth?state=s", secretPath: "start/xyz", binding: binding)
-        #expect(start == "http://127.0.0.1:\(port)/start/xyz")
+        let start = listener.startURL(redirectingTo: "https://op.example/auth?state=s", secretPath: Secret(.startPath, "start/xyz"), binding: binding)
+        #expect(start.reveal() == "http://127.0.0.1:\(port)/start/xyz")
         let results = NetResults()
         let thread = NetTestThread {
             results.responses.append(request("/start/xyz", port: port))
@@ -50,7 +50,7 @@ struct LoopbackBindingTests {
         let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
-        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: Secret(.startPath, "start/xyz"), binding: binding)
         let results = NetResults()
         let thread = NetTestThread {
             results.responses.append(request("/start/xyz", port: port))
@@ -73,7 +73,7 @@ struct LoopbackBindingTests {
         defer { listener.close() }
         let port = listener.port
         var calls = 0
-        _ = listener.startURL(secretPath: "start/xyz", binding: binding) {
+        _ = listener.startURL(secretPath: Secret(.startPath, "start/xyz"), binding: binding) {
             calls += 1
             return "https://op.example/auth?client_id=c&request_uri=urn:x"
         }
@@ -89,7 +89,7 @@ struct LoopbackBindingTests {
         defer { failing.close() }
         let failingPort = failing.port
         let refused = KCAuthError(.provider, "pushing the authorization request failed: invalid_request")
-        _ = failing.startURL(secretPath: "start/xyz", binding: binding) { throw refused }
+        _ = failing.startURL(secretPath: Secret(.startPath, "start/xyz"), binding: binding) { throw refused }
         let failed = NetResults()
         let other = NetTestThread { failed.responses.append(request("/start/xyz", port: failingPort)) }
         let error = try #require(throws: KCAuthError.self) { _ = try failing.receive(timeout: 10) { _ in .finish(done) } }
@@ -103,14 +103,14 @@ struct LoopbackBindingTests {
         let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
-        #expect(listener.startURLToShow(secretPath: "show/abc") == nil, "only after a binding start URL")
+        #expect(listener.startURLToShow(secretPath: Secret(.startPath, "show/abc")) == nil, "only after a binding start URL")
         var pushes = 0
-        _ = listener.startURL(secretPath: "start/xyz", binding: binding) {
+        _ = listener.startURL(secretPath: Secret(.startPath, "start/xyz"), binding: binding) {
             pushes += 1
             return "https://op.example/auth?request_uri=urn:\(pushes)"
         }
-        #expect(listener.startURLToShow(secretPath: "start/xyz") == nil, "never the path in the browser's argv")
-        #expect(listener.startURLToShow(secretPath: "show/abc") == "http://127.0.0.1:\(port)/show/abc")
+        #expect(listener.startURLToShow(secretPath: Secret(.startPath, "start/xyz")) == nil, "never the path in the browser's argv")
+        #expect(listener.startURLToShow(secretPath: Secret(.startPath, "show/abc"))?.reveal() == "http://127.0.0.1:\(port)/show/abc")
         let results = NetResults()
         let thread = NetTestThread {
             results.responses.append(request("/start/xyz", port: port))   // the browser kcauth started
@@ -136,7 +136,7 @@ struct LoopbackBindingTests {
         let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
-        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: Secret(.startPath, "start/xyz"), binding: binding)
         let results = NetResults()
         let thread = NetTestThread { results.responses.append(request("/callback?code=typed", port: port)) }
         let received = try listener.receive(timeout: 10) { _ in .finish(done) }
@@ -149,9 +149,9 @@ struct LoopbackBindingTests {
         let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
-        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz", binding: binding)
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: Secret(.startPath, "start/xyz"), binding: binding)
         var foreign = true
-        listener.peerCheck = { _ in foreign ? .refused(uid: 4242) : .allowed }
+        listener.peerCheck = { _ in foreign ? .refused(uid: 4242) : .allowed(uid: getuid()) }
         let results = NetResults()
         let thread = NetTestThread {
             results.responses.append(request("/start/xyz", port: port))

@@ -102,9 +102,9 @@ struct LoopbackPeerTests {
     @Test("this user and root are served; another user, and an owner not established, are refused")
     func verdicts() {
         let me = getuid()
-        #expect(LoopbackPeer.verdict(for: .user(me)) == .allowed)
-        #expect(LoopbackPeer.verdict(for: .user(0)) == .allowed, "WSL's localhost relay runs as root")
-        #expect(LoopbackPeer.verdict(for: .user(1000), trusting: [1000, 0]) == .allowed)
+        #expect(LoopbackPeer.verdict(for: .user(me)) == .allowed(uid: me))
+        #expect(LoopbackPeer.verdict(for: .user(0)) == .allowed(uid: 0), "WSL's localhost relay runs as root")
+        #expect(LoopbackPeer.verdict(for: .user(1000), trusting: [1000, 0]) == .allowed(uid: 1000))
         #expect(LoopbackPeer.verdict(for: .user(1001), trusting: [1000, 0]) == .refused(uid: 1001))
         #expect(LoopbackPeer.verdict(for: .user(65534), trusting: [1000, 0]) == .refused(uid: 65534))
         #expect(LoopbackPeer.verdict(for: .unknown("the table is too large")) == .refused(uid: nil), "never fails open")
@@ -125,7 +125,7 @@ struct LoopbackPeerTests {
         #expect(id.family == UInt8(AF_INET) && id.localAddress == Self.loopback4 && id.localPort == port)
         #expect(SockDiagLookup.owner(ofPeerOf: accepted) == .user(getuid()))
         #expect(SockDiagLookup.owner(ofPeerOf: client) == .user(getuid()), "either end's peer")
-        #expect(LoopbackPeer.check(accepted) == .allowed)
+        #expect(LoopbackPeer.check(accepted) == .allowed(uid: getuid()))
     }
 
     @Test("the real lookup finds the owner of a [::1] connection's client socket")
@@ -167,7 +167,7 @@ struct LoopbackPeerTests {
         let listener = try LoopbackListener(port: 0, pages: TestPages())
         defer { listener.close() }
         let port = listener.port
-        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: "start/xyz")
+        _ = listener.startURL(redirectingTo: "https://op.example/auth", secretPath: Secret(.startPath, "start/xyz"))
         var lookups = 0
         // The seam: what the old /proc/net/tcp reader answered for a table over 64 MiB.
         listener.peerCheck = { fd in LoopbackPeer.check(fd, lookup: { _ in lookups += 1; return .unknown("table too large") }) }

@@ -10,8 +10,8 @@ struct LoopbackStartURLTests {
         let listener = try LoopbackReceiver(pages: TestPages()).bind(port: 0)
         defer { listener.close() }
         let port = netPort(of: listener.redirectURI)
-        let start = listener.startURL(redirectingTo: "https://op.example/logout?id_token_hint=secret", secretPath: "start/abc")
-        #expect(start == "http://127.0.0.1:\(port)/start/abc")
+        let start = listener.startURL(redirectingTo: "https://op.example/logout?id_token_hint=secret", secretPath: Secret(.startPath, "start/abc"))
+        #expect(start.reveal() == "http://127.0.0.1:\(port)/start/abc")
 
         let results = NetResults()
         let thread = NetTestThread {

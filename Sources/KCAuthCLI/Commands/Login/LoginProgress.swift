@@ -37,10 +37,11 @@ final class LoginProgress: @unchecked Sendable {
             console.err(choice.explanation + "\n")
         case .authorizationURL(let url):
             // With a browser started here, the URL is kcauth's short local one (it works in any
-            // browser on this machine); otherwise the provider's, to open anywhere.
+            // browser on this machine); otherwise the provider's, to open anywhere. The person
+            // must be able to open it: the terminal is this URL's wire.
             console.err(openBrowser
-                ? "Opening the browser to sign in. If it does not open, or for another browser here, visit:\n  \(url)\n"
-                : "Open this URL in a browser to sign in:\n  \(url)\n")
+                ? "Opening the browser to sign in. If it does not open, or for another browser here, visit:\n  \(url.reveal())\n"
+                : "Open this URL in a browser to sign in:\n  \(url.reveal())\n")
         case .browserFailed(let error):
             endStatusLine()
             openBrowser = false  // a URL shown from now on is one to open by hand

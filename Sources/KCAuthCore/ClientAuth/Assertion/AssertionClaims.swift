@@ -17,7 +17,7 @@ public struct AssertionClaims: Sendable, Equatable {
     }
 
     /// Nil when the assertion is not a JWS compact token with a JSON object as payload.
-    public init?(unverified assertion: String) {
+    public init?(unverified assertion: Secret) {
         guard let claims = IdentityClaims(unverifiedToken: assertion) else { return nil }
         func text(_ s: String?) -> String? { s.map { Sanitize.oneLine($0, limit: 200) } }
         issuer = text(claims.issuer)

@@ -21,7 +21,7 @@ public struct AssertionCommand: Sendable {
 
     /// Runs it once. Throws `.configuration` naming the program when it cannot start, exits
     /// non-zero, runs past ``deadline``, prints too much, or prints nothing usable.
-    public func run(audience: String?) throws -> RedactedSecret {
+    public func run(audience: String?) throws -> Secret {
         guard !argv.isEmpty else { throw KCAuthError(.configuration, "the client assertion command names no program") }
         let outcome = try runner.run(argv, environment: audience.map { [Self.audienceVariable: $0] } ?? [:],
                                      seconds: Self.deadline, limit: ClientAssertionSource.sizeLimit)
@@ -41,7 +41,7 @@ public struct AssertionCommand: Sendable {
             let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
             while let first = scalars.first, blank(first) { scalars.removeFirst() }
             while let last = scalars.last, blank(last) { scalars.removeLast() }
-            return RedactedSecret(String(scalars), label: "client_assertion")
+            return Secret(.clientAssertion, String(scalars))
         }
     }
 }

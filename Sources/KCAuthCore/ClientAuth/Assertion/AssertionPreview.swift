@@ -15,7 +15,7 @@ public struct AssertionPreview: Sendable, Equatable {
         var preview = AssertionPreview(assertion: source.assertion, audience: source.assertion.takesAudience ? source.audience : nil)
         do {
             let fresh = try source.currentAssertion()
-            preview.claims = AssertionClaims(unverified: fresh.value) ?? AssertionClaims(issuer: nil, subject: nil, audiences: [], expiresAt: nil)
+            preview.claims = AssertionClaims(unverified: fresh) ?? AssertionClaims(issuer: nil, subject: nil, audiences: [], expiresAt: nil)
         } catch {
             preview.error = KCAuthError.wrapping(error)
         }

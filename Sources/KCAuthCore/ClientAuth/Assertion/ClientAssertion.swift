@@ -32,11 +32,11 @@ public enum ClientAssertion {
 
     /// A fresh signed assertion: new `jti` from `random` (128 bits), dated by `clock`.
     public static func make(signer: JWSSigner, clientID: String, audience: String,
-                            clock: any TimeSource, random: any RandomSource) throws -> String {
+                            clock: any TimeSource, random: any RandomSource) throws -> Secret {
         let jti = Base64URL.encode(try random.bytes(16))
         let payload = try claims(clientID: clientID, audience: audience, jti: jti, now: clock.now())
         do {
-            return try signer.sign(payload: payload)
+            return Secret(.clientAssertion, try signer.sign(payload: payload))
         } catch let error as CryptoError {
             throw KCAuthError(.internal, "cannot sign the client assertion", cause: error.description)
         }

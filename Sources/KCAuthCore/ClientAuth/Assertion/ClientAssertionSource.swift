@@ -35,20 +35,20 @@ public struct ClientAssertionSource: Sendable, CustomStringConvertible {
 
     /// A new assertion from the source. It must look like a compact JWS (three base64url parts,
     /// RFC 7515 §7.1); its signature and claims are the provider's to judge.
-    public func currentAssertion() throws -> RedactedSecret {
+    public func currentAssertion() throws -> Secret {
         let text: String
         switch assertion.source {
         case .githubActions:
             guard let audience else {
                 throw KCAuthError(.configuration, "no audience to ask GitHub Actions for: the profile names no issuer")
             }
-            text = try GitHubActionsIDToken(reader: ports.reader, transport: ports.platform()).fetch(audience: audience).value
+            text = try GitHubActionsIDToken(reader: ports.reader, transport: ports.platform()).fetch(audience: audience).reveal()
         case .environment(let name):
             text = try CredentialSource.environment(name).read(using: ports.reader, what: "the client assertion", limit: Self.sizeLimit)
         case .file(let path):
             text = try CredentialSource.file(path).read(using: ports.reader, what: "the client assertion", limit: Self.sizeLimit)
         case .command(let argv):
-            text = try AssertionCommand(argv, runner: ports.commands()).run(audience: audience).value
+            text = try AssertionCommand(argv, runner: ports.commands()).run(audience: audience).reveal()
         }
         let trimmed = text.trimmingWhitespace()
         guard Self.looksLikeJWS(trimmed) else {
@@ -58,7 +58,7 @@ public struct ClientAssertionSource: Sendable, CustomStringConvertible {
             }
             throw KCAuthError(.configuration, "the client assertion in \(PlatformAssertion(assertion.source)) is not a signed JWT (header.payload.signature)")
         }
-        return RedactedSecret(trimmed, label: "client_assertion")
+        return Secret(.clientAssertion, trimmed)
     }
 
     /// Three non-empty base64url parts separated by dots.

@@ -28,16 +28,16 @@ public struct GitHubActionsIDToken: Sendable {
     /// permission or the service's URL is not allowed, `.network` (with the HTTP status) when
     /// the service refuses, fails or does not answer in time, `.invalidResponse` for an answer
     /// without a JWT. Every one is exit 1: no sign-in fixes them.
-    public func fetch(audience: String) throws -> RedactedSecret {
+    public func fetch(audience: String) throws -> Secret {
         guard let url = reader.environmentValue(Self.urlVariable).flatMap({ $0.isEmpty ? nil : $0 }),
-              let token = reader.environmentValue(Self.tokenVariable).flatMap({ $0.isEmpty ? nil : RedactedSecret($0, label: "request_token") })
+              let token = reader.environmentValue(Self.tokenVariable).flatMap({ $0.isEmpty ? nil : Secret(.platformRequestToken, $0) })
         else {
             throw KCAuthError(.configuration, "GitHub Actions gives this job no ID token: $\(Self.urlVariable) and $\(Self.tokenVariable) are not set",
                               remedy: .grantIDTokenPermission)
         }
         let host = try Self.allowedHost(url)
-        let request = HTTPRequest(method: .get, url: url + (url.contains("?") ? "&" : "?") + "audience=" + FormEncoding.escape(audience),
-                                  headers: [("Authorization", "bearer " + token.value), ("Accept", "application/json")])
+        let request = HTTPRequest(method: .get, url: WireText(url + (url.contains("?") ? "&" : "?") + "audience=" + FormEncoding.escape(audience)),
+                                  headers: [("Authorization", WireText("bearer ") + WireText(token)), ("Accept", WireText("application/json"))])
         let response: HTTPResponse
         do {
             response = try transport.send(request)
@@ -58,7 +58,7 @@ public struct GitHubActionsIDToken: Sendable {
               ClientAssertionSource.looksLikeJWS(value) else {
             throw KCAuthError(.invalidResponse, "GitHub Actions' ID-token service at \(host) answered without a signed JWT in 'value'")
         }
-        return RedactedSecret(value, label: "client_assertion")
+        return Secret(.clientAssertion, value)
     }
 
     /// 401 and 403: the request token is not (or no longer) good; 408, 429 and 5xx: the service

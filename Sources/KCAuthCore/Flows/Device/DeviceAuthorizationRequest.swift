@@ -8,27 +8,27 @@ public struct DeviceAuthorizationRequest: Sendable, Equatable {
     public static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// RFC 7636 §4.1: 32 random bytes → 43 base64url characters.
-    public let codeVerifier: String
+    public let codeVerifier: Secret
     public let clientID: String
     public let scope: String
 
     public init(clientID: String, scope: String, random: any RandomSource) throws {
-        codeVerifier = Base64URL.encode(try random.bytes(32))
+        codeVerifier = Secret(.codeVerifier, Base64URL.encode(try random.bytes(32)))
         self.clientID = clientID
         self.scope = scope
     }
 
-    public var codeChallenge: String { PKCE.challenge(forVerifier: codeVerifier) }
+    public var codeChallenge: String { PKCE.challenge(forVerifier: codeVerifier.reveal()) }
 
     /// §3.1: a public client identifies itself with `client_id` only.
-    public var fields: [(String, String)] {
-        [("client_id", clientID), ("scope", scope),
-         ("code_challenge", codeChallenge), ("code_challenge_method", "S256")]
+    public var fields: [FormField] {
+        [FormField("client_id", clientID), FormField("scope", scope),
+         FormField("code_challenge", codeChallenge), FormField("code_challenge_method", "S256")]
     }
 
     /// §3.4, plus RFC 7636 §4.5's `code_verifier`.
-    public func tokenRequestFields(deviceCode: String) -> [(String, String)] {
-        [("grant_type", Self.grantType), ("device_code", deviceCode),
-         ("client_id", clientID), ("code_verifier", codeVerifier)]
+    public func tokenRequestFields(deviceCode: Secret) -> [FormField] {
+        [FormField("grant_type", Self.grantType), FormField("device_code", deviceCode),
+         FormField("client_id", clientID), FormField("code_verifier", codeVerifier)]
     }
 }

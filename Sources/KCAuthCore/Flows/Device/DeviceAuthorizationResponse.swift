@@ -8,7 +8,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
     /// The longest a device code is waited for, whatever the provider says.
     public static let longestLifetime: Double = 86_400
 
-    public var deviceCode: String
+    public var deviceCode: Secret
     public var userCode: String
     public var verificationURI: String
     /// §3.3.1: the URI with the user code in it; Keycloak always sends one.
@@ -31,7 +31,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
 
     public init(deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String? = nil,
                 expiresIn: Double, interval: Double = defaultInterval) {
-        self.deviceCode = deviceCode
+        self.deviceCode = Secret(.deviceCode, deviceCode)
         self.userCode = userCode
         self.verificationURI = verificationURI
         self.verificationURIComplete = verificationURIComplete
@@ -41,7 +41,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, Decodable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        deviceCode = try c.decode(String.self, forKey: .deviceCode)
+        deviceCode = Secret(.deviceCode, try c.decode(String.self, forKey: .deviceCode))
         userCode = try c.decode(String.self, forKey: .userCode)
         guard let uri = try c.decodeIfPresent(String.self, forKey: .verificationURI)
                 ?? c.decodeIfPresent(String.self, forKey: .verificationURL) else {

@@ -66,15 +66,21 @@ public struct DevicePoller: Sendable {
                     try http.postForm(TokenResponse.self, to: tokenEndpoint, fields: fields, what: "waiting for the device sign-in")
                 }
                 if failuresInARow > 0 { notify(.reachable) }
+                http.trace.emit(TraceEvent("device.poll", ("outcome", .text("approved"))))
                 return tokens
             } catch let error as KCAuthError where Self.isTransient(error) {
                 failuresInARow += 1
                 lastFailure = error
                 if failuresInARow == 1 { notify(.unreachable(error)) }
                 pause = Self.backoff(interval: interval, failuresInARow: failuresInARow, retryAfter: error.retryAfter)
+                http.trace.emit(TraceEvent("device.poll", ("outcome", .text("unreachable")), ("error", .text(error.message)),
+                                           ("failures_in_a_row", .number(Double(failuresInARow))), ("next_in_s", .number(pause.rounded()))))
             } catch let error as KCAuthError where error.code == .provider {
                 if failuresInARow > 0 { notify(.reachable) }
                 failuresInARow = 0
+                http.trace.emit(TraceEvent("device.poll", ("outcome", .text(error.oauthError?.rawValue ?? "refused")),
+                                           ("next_in_s", .number(error.oauthError == .slowDown ? interval + Self.slowDownStep : interval)),
+                                           ("expires_in_s", .number((deadline - sleeper.monotonicNow()).rounded()))))
                 switch error.oauthError {
                 case .authorizationPending?:
                     break

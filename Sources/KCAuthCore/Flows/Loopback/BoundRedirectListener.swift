@@ -13,28 +13,28 @@ public protocol BoundRedirectListener: AnyObject {
     /// returns that local URL. The browser is started with it, so a URL that carries a token
     /// (logout's `id_token_hint`) never appears in a process's argv, where other users can read
     /// it, nor in a message; after one use the path answers 404.
-    func startURL(redirectingTo location: String, secretPath: String) -> String
+    func startURL(redirectingTo location: WireText, secretPath: Secret) -> WireText
 
     /// Like `startURL(redirectingTo:secretPath:)`, and binds the browser that follows it to this
     /// login (see `BrowserBinding`): its first answer sets the binding's cookie; once it was used,
     /// a callback without the cookie gets `LandingPage.otherBrowser` and is not shown to the judge;
     /// a second request for it gets `LandingPage.startUsedTwice` and `receive` throws
     /// `reusedStartError`.
-    func startURL(redirectingTo location: String, secretPath: String, binding: BrowserBinding) -> String
+    func startURL(redirectingTo location: WireText, secretPath: Secret, binding: BrowserBinding) -> WireText
 
     /// Like `startURL(redirectingTo:secretPath:binding:)`, with the redirect's location computed
     /// by `location` when the first request for the start URL arrives (a pushed authorization
     /// request, whose `request_uri` lives briefly, is pushed then). It is called once for the start
     /// URL, and again for each request of the URL shown (`startURLToShow`); if
     /// it throws, the browser gets a failure page and `receive` throws that error.
-    func startURL(secretPath: String, binding: BrowserBinding, locating location: @escaping () throws -> String) -> String
+    func startURL(secretPath: Secret, binding: BrowserBinding, locating location: @escaping () throws -> WireText) -> WireText
 
     /// After one of the binding start URLs: a second local URL (`secretPath` another secret) for
     /// the person to see, never for a process's argv. It answers every request as the binding
     /// start URL answers its first (the provider's location, computed again each time, and the
     /// binding's cookie), so a second browser on this machine can sign in too, and it is no
     /// "second use" of the start URL. Nil: the listener has none (the full URL is shown then).
-    func startURLToShow(secretPath: String) -> String?
+    func startURLToShow(secretPath: Secret) -> WireText?
 
     /// Like `receive(timeout:judge:)`, and calls `tick` about every `interval` seconds while
     /// waiting (first right away): for a countdown, for noticing a launcher that failed, and for
@@ -67,7 +67,7 @@ extension BoundRedirectListener {
 
     public var browserBound: Bool { false }
 
-    public func startURLToShow(secretPath: String) -> String? { nil }
+    public func startURLToShow(secretPath: Secret) -> WireText? { nil }
 
     public func takeRefusedConnections() -> [RefusedConnection] { [] }
 }

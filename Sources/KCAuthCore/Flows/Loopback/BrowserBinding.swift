@@ -13,14 +13,14 @@ public struct BrowserBinding: Sendable, Equatable {
     /// Random per login: two logins at once (different ports, same host for cookies) must not
     /// overwrite each other's cookie, since cookies do not tell ports apart (RFC 6265 §8.5).
     public var cookieName: String
-    public var cookieValue: String
+    public var cookieValue: Secret
     /// Seconds the browser keeps the cookie (`Max-Age`): a little more than the login may take.
     public var lifetime: Int
     /// The error a second request of the start URL ends the login with (the browser gets
     /// `LandingPage.startUsedTwice`; a callback without the cookie `LandingPage.otherBrowser`).
     public var reusedStartError: KCAuthError
 
-    public init(cookieName: String, cookieValue: String, lifetime: Int, reusedStartError: KCAuthError) {
+    public init(cookieName: String, cookieValue: Secret, lifetime: Int, reusedStartError: KCAuthError) {
         self.cookieName = cookieName
         self.cookieValue = cookieValue
         self.lifetime = lifetime
@@ -33,7 +33,7 @@ public struct BrowserBinding: Sendable, Equatable {
         return BrowserBinding(
             cookieName: "kcauth-" + Base64URL.encode(try random.bytes(6)),
             // 128 bits, like `state` (RFC 6749 §10.10: not guessable).
-            cookieValue: Base64URL.encode(try random.bytes(16)),
+            cookieValue: Secret(.cookie, Base64URL.encode(try random.bytes(16))),
             lifetime: Int(seconds) + 60,
             reusedStartError: KCAuthError(
                 .cancelled, "the sign-in link kcauth gave the browser was opened twice, so another program may be racing your browser; kcauth stopped this login and stored nothing",

@@ -12,7 +12,7 @@ final class BrowserWait {
     private let launched: (any LaunchedBrowser)?
     /// The URL to open by hand once the launcher failed (the provider's, pushed now where PAR is
     /// used): the local start URL shown so far serves only browsers on this machine.
-    private let urlByHand: (() throws -> String)?
+    private let urlByHand: (() throws -> WireText)?
     private let paste: (any LineInput)?
     private let fallBackToDevice: Bool
     private let started: Double
@@ -21,7 +21,7 @@ final class BrowserWait {
     private var watching: Bool
 
     init(launched: (any LaunchedBrowser)?, paste: (any LineInput)?, pasteNow: Bool, fallBackToDevice: Bool,
-         now: Double, timeout: Double, urlByHand: (() throws -> String)? = nil) {
+         now: Double, timeout: Double, urlByHand: (() throws -> WireText)? = nil) {
         self.launched = launched
         self.urlByHand = urlByHand
         self.paste = paste

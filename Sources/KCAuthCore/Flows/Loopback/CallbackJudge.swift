@@ -1,11 +1,11 @@
 
 public struct CallbackJudge: Sendable {
-    public let expectedState: String
+    public let expectedState: Secret
     public let issuer: String
     /// RFC 9207 §2.4: when the provider advertises `iss` in responses, a response without it is rejected.
     public let issRequired: Bool
 
-    public init(expectedState: String, issuer: String, issRequired: Bool) {
+    public init(expectedState: Secret, issuer: String, issRequired: Bool) {
         self.expectedState = expectedState
         self.issuer = issuer
         self.issRequired = issRequired
@@ -31,7 +31,7 @@ public struct CallbackJudge: Sendable {
     private func judgeAlone(_ request: CallbackRequest) -> CallbackOutcome {
         // A request without our state may be anything (a stale tab, another program probing the
         // port): ignore it rather than abort, so the real redirect can still arrive.
-        guard let state = request["state"], constantTimeEquals(state, expectedState) else { return .notOurs }
+        guard let state = request["state"], constantTimeEquals(state, expectedState.reveal()) else { return .notOurs }
 
         if let iss = request["iss"] {
             guard iss == issuer else {
@@ -55,7 +55,7 @@ public struct CallbackJudge: Sendable {
         guard let code = request["code"], !code.isEmpty else {
             return .failed(KCAuthError(.invalidResponse, "the authorization response has neither a code nor an error"))
         }
-        return .code(code)
+        return .code(Secret(.authorizationCode, code))
     }
 
     private func constantTimeEquals(_ a: String, _ b: String) -> Bool {

@@ -3,7 +3,7 @@ public enum CallbackOutcome: Sendable, Equatable {
     /// Not a response to this login (wrong or missing `state`): answer, and keep waiting.
     case notOurs
     /// The provider's answer to this login, with an authorization code.
-    case code(String)
+    case code(Secret)
     /// The provider's answer to this login, and it is a failure.
     case failed(KCAuthError)
 }

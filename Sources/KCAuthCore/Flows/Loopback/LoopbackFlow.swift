@@ -71,6 +71,11 @@ struct LoopbackFlow: Sendable {
         // any browser on this machine (`startURLToShow`). By hand: the provider's own URL.
         let url = if byHand, let pusher { try Self.fresh(pushed, pusher: pusher, request: request, metadata: metadata, now: sleeper.monotonicNow()) }
             else if byHand { started.url } else { started.shown ?? started.url }
+        http.trace.emit(TraceEvent("authorize.request", ("endpoint", .text(metadata.authorizationEndpoint)),
+                                   ("redirect_uri", .text(listener.redirectURI)), ("pushed", .flag(pusher != nil)),
+                                   ("browser", .text(input.openBrowser ? (started.error == nil ? "started" : "failed") : "not started")),
+                                   ("parameters", .fields(request.fields.map { TraceField($0.name, .wire($0.value)) })),
+                                   ("shown_url", .wire(url))))
         notify(.authorizationURL(url))
         if let launchError = started.error { notify(.browserFailed(launchError)) }
         notify(.waiting(redirectURI: listener.redirectURI, timeout: input.timeout, fixedPortMayHelp: fixedPortMayHelp))
@@ -83,7 +88,7 @@ struct LoopbackFlow: Sendable {
     }
 
     /// The code exchange (RFC 6749 §4.1.3, with the PKCE verifier) and the new session.
-    private func redeem(_ code: String, request: AuthorizationRequest, metadata: ProviderMetadata,
+    private func redeem(_ code: Secret, request: AuthorizationRequest, metadata: ProviderMetadata,
                         context: SessionFinisher.Context, notify: (FlowDriver.Event) -> Void) -> Result<FlowDriver.Output, KCAuthError> {
         notify(.received)
         return Result {
@@ -99,11 +104,11 @@ struct LoopbackFlow: Sendable {
     /// the browser, and why it did not start.
     private func startBrowser(_ input: FlowDriver.Input, listener: any BoundRedirectListener, request: AuthorizationRequest,
                               pusher: PushedAuthorization?, pushed: PushedRequest?, metadata: ProviderMetadata) throws
-        -> (url: String, shown: String?, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
+        -> (url: WireText, shown: WireText?, launched: (any LaunchedBrowser)?, error: KCAuthError?) {
         var url = request.url(authorizationEndpoint: metadata.authorizationEndpoint)
         let binding = try BrowserBinding.forLogin(timeout: input.timeout, random: random)
-        let secretPath = "start/" + Base64URL.encode(try random.bytes(16))
-        let start: String
+        let secretPath = Secret(.startPath, "start/" + Base64URL.encode(try random.bytes(16)))
+        let start: WireText
         if let pusher {
             // The browser that arrives at the start URL gets the request pushed before it
             // opened, while its `request_uri` lives (Keycloak: 60 s); a later one gets a new push
@@ -117,7 +122,7 @@ struct LoopbackFlow: Sendable {
             start = listener.startURL(redirectingTo: url, secretPath: secretPath, binding: binding)
         }
         // A secret of its own, and another prefix: never the path in the browser's argv.
-        let shown = listener.startURLToShow(secretPath: "show/" + Base64URL.encode(try random.bytes(16)))
+        let shown = listener.startURLToShow(secretPath: Secret(.startPath, "show/" + Base64URL.encode(try random.bytes(16))))
         do {
             return (url, shown, try opener.launch(start, command: input.browserCommand), nil)
         } catch {
@@ -127,7 +132,7 @@ struct LoopbackFlow: Sendable {
 
     /// The URL of `pushed` while it is fresh, else of a new push.
     private static func fresh(_ pushed: PushedRequest?, pusher: PushedAuthorization, request: AuthorizationRequest,
-                              metadata: ProviderMetadata, now: Double) throws -> String {
+                              metadata: ProviderMetadata, now: Double) throws -> WireText {
         if let pushed, pushed.isFresh(now: now) { return pushed.browserURL }
         return try pusher.browserURL(for: request, metadata: metadata)
     }
@@ -138,8 +143,9 @@ struct LoopbackFlow: Sendable {
     /// not just about the redirect.
     private func wait(on listener: any BoundRedirectListener, judge: CallbackJudge, browser: BrowserWait, input: FlowDriver.Input,
                       fixedPortMayHelp: Bool, notify: (FlowDriver.Event) -> Void,
-                      redeem: (String) -> Result<FlowDriver.Output, KCAuthError>) throws -> FlowDriver.Output {
-        let waiter = LoopbackWaiter(judge: judge, listener: listener, browser: browser, clock: sleeper, profile: input.profile)
+                      redeem: (Secret) -> Result<FlowDriver.Output, KCAuthError>) throws -> FlowDriver.Output {
+        let waiter = LoopbackWaiter(judge: judge, listener: listener, browser: browser, clock: sleeper, profile: input.profile,
+                                    trace: http.trace)
         _ = try ExactRedirectHint.explainingTimeout(fixedPortMayHelp: fixedPortMayHelp, refused: { waiter.refused }) {
             try listener.receive(timeout: input.timeout, tickEvery: BrowserWait.tickSeconds,
                                  tick: { try waiter.tick(notify: notify, redeem: redeem) },

@@ -15,9 +15,9 @@ struct LoopbackWait<Output> {
         /// No usable answer yet.
         case waiting
         /// A pasted answer carried this login's code: it is being redeemed.
-        case pasted(code: String)
+        case pasted(code: Secret)
         /// The browser's redirect carried this login's code: it is being redeemed.
-        case redirected(code: String)
+        case redirected(code: Secret)
         /// Over: the session, or why not.
         case finished(Result<Output, KCAuthError>)
     }
@@ -38,7 +38,7 @@ struct LoopbackWait<Output> {
         /// Tell the person why the pasted answer was not taken.
         case refusePaste(reason: String)
         /// Redeem the code, then report `.redeemed`.
-        case redeem(code: String)
+        case redeem(code: Secret)
     }
 
     static var boundBrowserSignsIn: String { "the browser kcauth started on this machine is signing in; finish there" }

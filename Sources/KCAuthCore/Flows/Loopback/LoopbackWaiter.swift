@@ -6,7 +6,7 @@
 /// Driven by the listener on its thread; not shared.
 final class LoopbackWaiter {
     typealias Notify = (FlowDriver.Event) -> Void
-    typealias Redeem = (String) -> Result<FlowDriver.Output, KCAuthError>
+    typealias Redeem = (Secret) -> Result<FlowDriver.Output, KCAuthError>
 
     private var machine: LoopbackWait<FlowDriver.Output>
     private let listener: any BoundRedirectListener
@@ -15,8 +15,12 @@ final class LoopbackWaiter {
     private let profile: String
     /// The connections the listener refused, for the timeout's hint (`ExactRedirectHint`).
     private(set) var refused: [RefusedConnection] = []
+    /// Where a pasted answer is traced (`--debug`), its values redacted.
+    private let trace: any TraceSink
 
-    init(judge: CallbackJudge, listener: any BoundRedirectListener, browser: BrowserWait, clock: any Sleeper, profile: String) {
+    init(judge: CallbackJudge, listener: any BoundRedirectListener, browser: BrowserWait, clock: any Sleeper, profile: String,
+         trace: any TraceSink = NoTrace()) {
+        self.trace = trace
         machine = LoopbackWait(judge: judge)
         self.listener = listener
         self.browser = browser
@@ -35,8 +39,10 @@ final class LoopbackWaiter {
         for line in try browser.tick(now: clock.monotonicNow(), notify: notify) where !line.trimmingWhitespace().isEmpty {
             switch PastedRedirect.parse(line, redirectURI: listener.redirectURI) {
             case .failure(let problem):
+                trace.emit(TraceEvent("paste.rejected", ("problem", .text(String(describing: problem)))))
                 notify(.pasteRejected(reason: problem.reason))
             case .success(let callback):
+                trace.emit(TraceEvent("paste.received", ("query", TracedQuery.value(parameters: callback.parameters))))
                 advance(.pasted(callback, browserBound: listener.browserBound), notify: notify, redeem: redeem)
                 if machine.isFinished { return callback }
             }

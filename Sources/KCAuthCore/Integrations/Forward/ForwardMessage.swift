@@ -57,12 +57,12 @@ public enum ForwardMessage {
     public static let notServed = JSONValue.fields([("not_served", .bool(true))]).compact
 
     /// The answer line for a token: the fields a presenter needs, by name (`username`: a
-    /// credential helper's, from the profile's setting).
+    /// credential helper's, from the profile's setting). The forward's socket is the tokens' wire.
     public static func answer(_ token: IssuedToken, profile: String, idToken: Bool, username: String? = nil) -> String {
         var fields: [(String, JSONValue)] = [
             ("profile", .string(profile)),
             ("username", .string(username)),
-            ("access_token", .string(token.accessToken)),
+            ("access_token", .string(token.accessToken.reveal())),
             ("token_type", .string(token.tokenType)),
             ("expires_at", .number(token.expiresAt?.epochSeconds)),
             ("scope", .string(token.scope)),
@@ -70,7 +70,7 @@ public enum ForwardMessage {
             ("client_id", .string(token.clientID)),
         ]
         if idToken {
-            fields.append(("id_token", .string(token.idToken)))
+            fields.append(("id_token", .string(token.idToken?.reveal())))
             fields.append(("id_token_expires_at", .number(token.idTokenExpiresAt?.epochSeconds)))
         }
         return JSONValue.fields(fields).compact
@@ -115,10 +115,10 @@ public enum ForwardMessage {
             if case .number(let n)? = json[key] { return Instant(epochSeconds: n) }
             return nil
         }
-        var token = IssuedToken(accessToken: access, tokenType: json["token_type"]?.stringValue ?? "Bearer", expiresAt: instant("expires_at"),
+        var token = IssuedToken(accessToken: Secret(.accessToken, access), tokenType: json["token_type"]?.stringValue ?? "Bearer", expiresAt: instant("expires_at"),
                                 scope: json["scope"]?.stringValue ?? "", issuer: json["issuer"]?.stringValue ?? "",
                                 clientID: json["client_id"]?.stringValue ?? "")
-        token.idToken = json["id_token"]?.stringValue
+        token.idToken = json["id_token"]?.stringValue.map { Secret(.idToken, $0) }
         token.idTokenExpiresAt = instant("id_token_expires_at")
         return (profile, token, json["username"]?.stringValue)
     }
@@ -126,7 +126,7 @@ public enum ForwardMessage {
 
 extension IssuedToken {
     /// A token handed over by the laptop (``ForwardMessage``): no session behind it here.
-    public init(accessToken: String, tokenType: String, expiresAt: Instant?, scope: String, issuer: String, clientID: String) {
+    public init(accessToken: Secret, tokenType: String, expiresAt: Instant?, scope: String, issuer: String, clientID: String) {
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt
