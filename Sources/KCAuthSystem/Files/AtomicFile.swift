@@ -21,13 +21,19 @@ public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         try makeDirectory(directory.isEmpty ? "." : directory)
+        try write(bytes: Array(text.utf8), to: path)
+    }
+
+    /// The same into a directory that must exist already (none is made). A link at `path` is
+    /// replaced, never followed: rename(2) replaces the name.
+    public static func write(bytes: [UInt8], to path: String) throws {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure("create a temporary file next to", path) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         var ok = fchmod(fd, 0o600) == 0
-        let bytes = Array(text.utf8)
         var offset = 0
         while ok, offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
