@@ -19,7 +19,8 @@ enum DoctorCommand: Command {
         profile uses the keyring) libsecret as loaded, the profile's settings with each client \
         secret shown by its source and redacted form (never its value), the provider's \
         discovery document, the checks as text and JSON, and the --debug trace of a `kcauth \
-        token` for the profile, run inside doctor; it says on stderr what it collected. FILE is \
+        token` for the profile, run inside doctor (like `kcauth token`, it refreshes a token about \
+        to expire; the token is not shown); it says on stderr what it collected. FILE is \
         replaced atomically (written 0600), never through a symbolic link; its directory must \
         exist. With --bundle, doctor exits with 0 once the archive is written, even when checks \
         failed (they are in the archive), and with 1 when it cannot be written.
