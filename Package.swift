@@ -2,7 +2,7 @@
 // kcauth: sign in to Keycloak / OpenID Connect providers from the Linux command line.
 //
 // Layout (see README "Architecture"):
-//   C system modules   CLibSecret, COpenSSL, CCurl, CQREncode – each imported by exactly one Swift module
+//   C system modules   CLibSecret, COpenSSL, CCurl, CQREncode, CZlib – each imported by exactly one Swift module
 //   KCAuthContract     Glibc only: what the front and kcauth-full must agree on (settings catalogue,
 //                      paths, file rules, cache file, session marks, the cache decision)
 //   KCAuthCrypto       OpenSSL: SHA-256, randomness, JWS verification (pure computation)
@@ -34,13 +34,14 @@ let package = Package(
         .library(name: "KCAuth", targets: ["KCAuth"]),
     ],
     targets: [
-        // libsecret, libcurl, libcrypto and libqrencode are dlopen()ed on first use, so `kcauth token`
+        // libsecret, libcurl, libcrypto, libqrencode and zlib are dlopen()ed on first use, so `kcauth token`
         // starts without loading them (each module's header says more; docs/performance.md has numbers).
         .target(name: "CLibSecret", path: "Sources/CLibSecret"),
         .target(name: "COpenSSL", path: "Sources/COpenSSL"),  // libcrypto only, no TLS; headers: libssl-dev
         .target(name: "CCurl", path: "Sources/CCurl"),  // headers: libcurl4-openssl-dev
         .target(name: "CQREncode", path: "Sources/CQREncode"),  // headers: libqrencode-dev
         .target(name: "CKeyring", path: "Sources/CKeyring"),  // add_key(2)/keyctl(2): syscall(2) is variadic
+        .target(name: "CZlib", path: "Sources/CZlib"),  // doctor --bundle's gzip; headers: zlib1g-dev
 
         .target(name: "KCAuthCrypto", dependencies: ["COpenSSL"], swiftSettings: swift6),
         // KCAuthContract (Glibc only, at the bottom): what the front and the full program must
@@ -48,7 +49,7 @@ let package = Package(
         // session marks and the "may the cache answer?" decision (one contract, one answer).
         .target(name: "KCAuthContract", swiftSettings: swift6),
         .target(name: "KCAuthCore", dependencies: ["KCAuthCrypto", "KCAuthContract"], swiftSettings: swift6),
-        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode", "CKeyring"], swiftSettings: swift6),
+        .target(name: "KCAuthSystem", dependencies: ["KCAuthCore", "KCAuthContract", "CLibSecret", "CCurl", "CQREncode", "CKeyring", "CZlib"], swiftSettings: swift6),
         .target(name: "KCAuth", dependencies: ["KCAuthCore", "KCAuthSystem"], swiftSettings: swift6),
         .target(name: "KCAuthCLI", dependencies: ["KCAuth", "KCAuthContract", "KCAuthCore"], swiftSettings: swift6),
         // Fakes and fixtures shared by every test target (not a product: never shipped).

@@ -79,7 +79,7 @@ _kcauth() {
         kubeconfig) flags='--profile --cluster --api-version --access-token --merge --debug -h --help' values='--profile --cluster --api-version --merge' max=0 ;;
         git-credential) flags='--profile --debug -h --help' values='--profile' max=1 ;;
         docker-credential) flags='--profile --debug -h --help' values='--profile' max=1 ;;
-        doctor) flags='--profile --issuer -o --output --debug -h --help' values='--profile --issuer -o --output' max=0 ;;
+        doctor) flags='--profile --issuer -o --output --bundle --debug -h --help' values='--profile --issuer -o --output --bundle' max=0 ;;
         setup-client) flags='--server --realm --client-id -o --output --debug -h --help' values='--server --realm --client-id -o --output' max=0 ;;
         completion) flags='--debug -h --help' values='' max=1 ;;
         help) flags='--debug -h --help' values='' max=1 ;;
@@ -128,6 +128,7 @@ _kcauth() {
             'docker-credential --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'doctor --profile') _kcauth_reply "$(_kcauth_profiles)" ;;
             'doctor -o' | 'doctor --output') _kcauth_reply 'text json' ;;
+            'doctor --bundle') _kcauth_files ;;
             'setup-client -o' | 'setup-client --output') _kcauth_reply 'json kcadm' ;;
         esac
         return

@@ -231,6 +231,7 @@ complete -c kcauth -n '__kcauth_wants_argument docker-credential 1 --profile' -a
 complete -c kcauth -n '__kcauth_using doctor' -l profile -x -a '(__kcauth_profiles)' -d 'Profile to use'
 complete -c kcauth -n '__kcauth_using doctor' -l issuer -x -d 'Check this issuer instead of the profile\'s'
 complete -c kcauth -n '__kcauth_using doctor' -s o -l output -x -a 'text json' -d 'Output format'
+complete -c kcauth -n '__kcauth_using doctor' -l bundle -r -F -d 'Write a .tar.gz for a bug report (versions, configuration without secrets, discovery, checks, a token trace) to FILE'
 complete -c kcauth -n '__kcauth_using doctor' -l debug -d 'Trace what the command does on stderr, secrets redacted'
 complete -c kcauth -n '__kcauth_using doctor' -s h -l help -d 'Show help for this command'
 

@@ -20,6 +20,7 @@ static struct {
     void (*url_cleanup)(CURLU *);
     CURLUcode (*url_set)(CURLU *, CURLUPart, const char *, unsigned int);
     CURLUcode (*url_get)(CURLU *, CURLUPart, char **, unsigned int);
+    curl_version_info_data *(*version_info)(CURLversion);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -54,6 +55,7 @@ static void load(void) {
     KC_BIND(url_cleanup, "curl_url_cleanup")
     KC_BIND(url_set, "curl_url_set")
     KC_BIND(url_get, "curl_url_get")
+    KC_BIND(version_info, "curl_version_info")
     loaded = 1;
 }
 
@@ -76,6 +78,8 @@ CURLU *kc_curl_url(void) { return api.url(); }
 void kc_curl_url_cleanup(CURLU *handle) { api.url_cleanup(handle); }
 CURLUcode kc_curl_url_set(CURLU *handle, CURLUPart part, const char *content, unsigned int flags) { return api.url_set(handle, part, content, flags); }
 CURLUcode kc_curl_url_get(CURLU *handle, CURLUPart part, char **content, unsigned int flags) { return api.url_get(handle, part, content, flags); }
+
+const curl_version_info_data *kc_curl_version_info(void) { return api.version_info(CURLVERSION_NOW); }
 
 CURLcode kc_curl_set_long(CURL *h, CURLoption o, long v) { return api.easy_setopt(h, o, v); }
 CURLcode kc_curl_set_str(CURL *h, CURLoption o, const char *v) { return api.easy_setopt(h, o, v); }

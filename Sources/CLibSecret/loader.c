@@ -1,7 +1,11 @@
 // The function table behind CLibSecret.h, filled once by dlopen/dlsym. See CLibSecret.h for why.
+#define _GNU_SOURCE  // dlinfo(3)
 #include "CLibSecret.h"
 
 #include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -51,6 +55,9 @@ static struct {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded;
+// The file libsecret came from and GLib's version, for doctor's bug-report bundle.
+static char library_path[512];
+static const unsigned *glib_version[3];
 static char load_error[256];
 
 #define KC_BIND(field, symbol)                                                         \
@@ -89,6 +96,16 @@ static void load(void) {
     KC_BIND(hash_table_unref, "g_hash_table_unref")
     KC_BIND(bus_get_sync, "g_bus_get_sync")
     KC_BIND(list_free_full, "g_list_free_full")
+    // libsecret exports no version of its own; the file it was loaded from names it, and GLib,
+    // its dependency, exports its own (glib_major_version and the others are variables).
+    struct link_map *map = NULL;
+    char resolved[PATH_MAX];
+    if (dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) {
+        snprintf(library_path, sizeof library_path, "%s", realpath(map->l_name, resolved) ? resolved : map->l_name);
+    }
+    glib_version[0] = dlsym(lib, "glib_major_version");
+    glib_version[1] = dlsym(lib, "glib_minor_version");
+    glib_version[2] = dlsym(lib, "glib_micro_version");
     loaded = 1;
 }
 
@@ -98,6 +115,19 @@ int kc_secret_load(void) {
 }
 
 const char *kc_secret_load_error(void) { return load_error; }
+
+const char *kc_secret_library_path(void) {
+    // Only once loaded, and never loaded here: asking must not start libsecret's threads.
+    return loaded && library_path[0] ? library_path : NULL;
+}
+
+int kc_secret_glib_version(unsigned *major, unsigned *minor, unsigned *micro) {
+    if (!loaded || !glib_version[0] || !glib_version[1] || !glib_version[2]) return 0;
+    *major = *glib_version[0];
+    *minor = *glib_version[1];
+    *micro = *glib_version[2];
+    return 1;
+}
 
 gboolean kc_secret_store(const gchar *label, const gchar *secret, const gchar *profile,
                          const gchar *issuer, const gchar *client_id,

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <openssl/bn.h>
+#include <openssl/crypto.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/err.h>
@@ -37,6 +38,7 @@ static struct {
     KC_FN(EVP_PKEY_keygen_init); KC_FN(EVP_PKEY_generate); KC_FN(EVP_PKEY_CTX_set_group_name);
     KC_FN(EVP_PKEY_CTX_set_rsa_keygen_bits); KC_FN(BIO_new); KC_FN(BIO_s_mem); KC_FN(BIO_read);
     KC_FN(PEM_write_bio_PrivateKey); KC_FN(EVP_PKEY_get_bn_param); KC_FN(BN_num_bits);
+    KC_FN(OpenSSL_version);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -73,6 +75,7 @@ static void load(void) {
     KC_BIND(EVP_EncryptInit_ex) KC_BIND(EVP_EncryptUpdate) KC_BIND(EVP_EncryptFinal_ex)
     KC_BIND(EVP_DecryptInit_ex) KC_BIND(EVP_DecryptUpdate) KC_BIND(EVP_DecryptFinal_ex)
     KC_BIND(EVP_PBE_scrypt) KC_BIND(OPENSSL_cleanse)
+    KC_BIND(OpenSSL_version)
     KC_BIND(EVP_PKEY_keygen_init) KC_BIND(EVP_PKEY_generate) KC_BIND(EVP_PKEY_CTX_set_group_name)
     KC_BIND(EVP_PKEY_CTX_set_rsa_keygen_bits) KC_BIND(BIO_new) KC_BIND(BIO_s_mem) KC_BIND(BIO_read)
     KC_BIND(PEM_write_bio_PrivateKey) KC_BIND(EVP_PKEY_get_bn_param) KC_BIND(BN_num_bits)
@@ -108,6 +111,7 @@ int kc_EVP_PKEY_get_bits(const EVP_PKEY *pkey) { return kc_crypto_load() ? api.E
 int kc_RAND_bytes(unsigned char *buf, int num) { return kc_crypto_load() ? api.RAND_bytes(buf, num) : -1; }
 unsigned long kc_ERR_get_error(void) { return kc_crypto_load() ? api.ERR_get_error() : 0; }
 void kc_ERR_clear_error(void) { if (kc_crypto_load()) api.ERR_clear_error(); }
+const char *kc_OpenSSL_version(int type) { return kc_crypto_load() ? api.OpenSSL_version(type) : NULL; }
 void kc_ERR_error_string_n(unsigned long e, char *buf, size_t len) {
     if (kc_crypto_load()) api.ERR_error_string_n(e, buf, len);
     else if (len > 0) snprintf(buf, len, "%s", load_error);

@@ -68,6 +68,8 @@ public struct Adapters: Sendable {
     // MARK: doctor, stores, ssh
     /// What `doctor` checks on this machine (keyring, stores, runtime directory, browser).
     @RequiredAdapter("hostInspection") public var hostInspection: @Sendable () -> any HostInspection
+    /// What `doctor --bundle` collects from the machine and how it writes the archive.
+    @RequiredAdapter("bundleHost") public var bundleHost: any BundleHost
     /// The encrypted store's key in the kernel keyring (`unlock`, `lock`, `passphrase`); nil:
     /// no encrypted store in this build.
     public var storeKeyring: @Sendable () -> (any StoreKeyring)? = { nil }
@@ -173,6 +175,7 @@ public struct Adapters: Sendable {
         adapters.hostInspection = { [secretStore = adapters.secretStore] in
             SystemHostInspection(environment: environment, encrypted: { secretStore(.encrypted) { _ in } })
         }
+        adapters.bundleHost = SystemBundleHost()
         adapters.storeKeyring = { [secretStore = adapters.secretStore] in secretStore(.encrypted) { _ in } as? any StoreKeyring }
         adapters.forwardHost = { SystemForwardHost(environment: environment) }
         adapters.ssh = { SystemSSHClient() }

@@ -29,6 +29,7 @@ public final class FakeAdapters: @unchecked Sendable {
     // MARK: doctor, stores, ssh
     /// `doctor`'s machine: every check passes unless a test scripts a failure.
     public let host = ScriptedHostInspection()
+    public let bundleHost = RecordingBundleHost()
     /// The encrypted store's key and the kernel keyring (`unlock`, `lock`, `passphrase`).
     public lazy var storeKeyring = FakeStoreKeyring(clock: clock)
     /// A forward's laptop, the system ssh, and the remote side's socket.
@@ -75,6 +76,7 @@ public final class FakeAdapters: @unchecked Sendable {
         adapters.tokenFiles = tokenFiles
         adapters.kubeconfigFiles = kubeconfigFiles
         adapters.hostInspection = { [host] in host }
+        adapters.bundleHost = bundleHost
         adapters.storeKeyring = { [storeKeyring] in storeKeyring }
         adapters.forwardHost = { [forwardHost] in forwardHost }
         adapters.ssh = { [ssh] in ssh }

@@ -2,10 +2,10 @@
 library can be dlopen()ed (see Sources/CLibSecret/include/CLibSecret.h). This compiles a probe
 against the real headers and checks every declared value and layout against them.
 
-COpenSSL and CQREncode dlopen libcrypto and libqrencode too, but type their function tables with
+COpenSSL, CQREncode and CZlib dlopen libcrypto, libqrencode and zlib too, but type their function tables with
 `__typeof__` of the real prototypes: here they are compiled against the real headers with every
 warning an error, every symbol they bind must be exported by the real library, and the built
-binary must not link any of the four libraries (each would be mapped and relocated at every start).
+binary must not link any of the five libraries (each would be mapped and relocated at every start).
 """
 
 import re
@@ -64,6 +64,7 @@ LAZY_LOADERS = {
     # loader: (soname, how its symbols are bound)
     REPO / "Sources" / "COpenSSL" / "loader.c": ("libcrypto.so.3", r"(?<!#define )KC_BIND\((\w+)\)"),
     REPO / "Sources" / "CQREncode" / "loader.c": ("libqrencode.so.4", r'dlsym\(lib, "(\w+)"\)'),
+    REPO / "Sources" / "CZlib" / "loader.c": ("libz.so.1", r"(?<!#define )KC_BIND\((\w+)\)"),
 }
 
 
@@ -99,7 +100,7 @@ def needed_libraries(binary):
 def test_the_full_program_links_none_of_the_lazily_loaded_libraries():
     needed = needed_libraries(FULL_BINARY)
     assert "libc.so.6" in needed, needed
-    assert needed & {"libcrypto.so.3", "libqrencode.so.4", "libsecret-1.so.0", "libcurl.so.4"} == set()
+    assert needed & {"libcrypto.so.3", "libqrencode.so.4", "libsecret-1.so.0", "libcurl.so.4", "libz.so.1"} == set()
 
 
 def test_the_front_is_static_and_links_nothing():

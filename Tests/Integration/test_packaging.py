@@ -49,7 +49,7 @@ EXPECTED_FILES = {
 }
 # libcurl and libsecret are loaded with dlopen (not NEEDED): build-deb adds them from the sonames the
 # binary names. GLib comes with libsecret-1-0.
-REQUIRED_DEPENDS = ["libc6", "libsecret-1-0", "libssl3", "libcurl4", "libqrencode4"]
+REQUIRED_DEPENDS = ["libc6", "libsecret-1-0", "libssl3", "libcurl4", "libqrencode4", "zlib1g"]
 
 
 def run(*args, **kwargs):

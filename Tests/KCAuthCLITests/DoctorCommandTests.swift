@@ -39,4 +39,40 @@ import KCAuthTestSupport
                 == "error: the encrypted store /s/store.key is locked; run `kcauth unlock` (once per boot, from any terminal), "
                    + "or give --passphrase-file / $KCAUTH_PASSPHRASE_FILE")
     }
+
+    /// `--bundle`: every part written, nothing on stdout, one line per part and the path on
+    /// stderr, and exit 0 although a check failed. (Tests/Integration/test_doctor_bundle.py runs
+    /// it for real: the archive, the versions, the trace, no secret.)
+    @Test func aBundleIsWrittenWhateverTheChecksFound() {
+        let fake = FakeAdapters(config: "[default]\nstorage = file\nissuer = \(Fixtures.issuer)\nclient_id = kcauth\n")
+        fake.serveProvider()
+        fake.host.browserCheck = DoctorCheck("browser", "browser launcher", .fail, "no browser launcher found", remedy: .installBrowserLauncher(wsl: false))
+        let console = RecordingConsole()
+        let code = KCAuthMain.run(arguments: ["doctor", "--bundle", "/tmp/b.tar.gz"],
+                                  services: Services(context: KCAuthContext(adapters: fake.adapters), console: console))
+        #expect(code == 0 && console.stdout == "", "\(console.stderr)")
+        let members = fake.bundleHost.written["/tmp/b.tar.gz"] ?? []
+        let names = members.map { $0.name }
+        #expect(names == ["version.txt", "system.txt", "configuration.txt", "discovery.json", "doctor.txt", "doctor.json", "token.txt",
+                          "token-trace.log"].map { "kcauth-bundle/" + $0 })
+        func text(_ name: String) -> String { String(decoding: members.first { $0.name == "kcauth-bundle/" + name }?.bytes ?? [], as: UTF8.self) }
+        #expect(text("doctor.txt").contains("FAIL  browser launcher: no browser launcher found; fix: install xdg-utils"))
+        #expect(text("doctor.json").contains("\"ok\": false"))
+        #expect(text("system.txt").contains("  libcurl: 7.88.1\n"))
+        #expect(text("configuration.txt").contains("issuer = \(Fixtures.issuer) (the profile's issuer)\n"))
+        // The fake gives no private directory for the trace: said, not thrown.
+        #expect(text("token.txt").hasPrefix("kcauth token --profile default\nnot run: error: a test gives no private directory"))
+        let lines = console.stderr.split(separator: "\n")
+        #expect(lines.count == names.count + 1 && lines.last?.hasPrefix("wrote /tmp/b.tar.gz: ") == true, "\(console.stderr)")
+        #expect(lines.first?.hasPrefix("bundle: version.txt: kcauth \(KCAuthMain.version) (") == true)
+    }
+
+    @Test func aBundleTakesNoOutputFormat() {
+        let fake = FakeAdapters(config: "[default]\nstorage = file\n")
+        let console = RecordingConsole()
+        let code = KCAuthMain.run(arguments: ["doctor", "--bundle", "/tmp/b.tar.gz", "-o", "json"],
+                                  services: Services(context: KCAuthContext(adapters: fake.adapters), console: console))
+        #expect(code == 2 && fake.bundleHost.written.isEmpty)
+        #expect(console.stderr.hasPrefix("error: --bundle writes the report as text and as JSON: drop -o"))
+    }
 }

@@ -34,6 +34,10 @@ void kc_curl_url_cleanup(CURLU *handle);
 CURLUcode kc_curl_url_set(CURLU *handle, CURLUPart part, const char *content, unsigned int flags);
 CURLUcode kc_curl_url_get(CURLU *handle, CURLUPart part, char **content, unsigned int flags);
 
+// What the loaded libcurl says of itself (its version, its TLS library's, zlib's): for
+// `doctor --bundle`, which reports the library that runs, not the headers kcauth was built with.
+const curl_version_info_data *kc_curl_version_info(void);
+
 CURLcode kc_curl_set_long(CURL *h, CURLoption o, long v);
 // String options are copied by libcurl, so a temporary Swift C string is fine here.
 CURLcode kc_curl_set_str(CURL *h, CURLoption o, const char *v);

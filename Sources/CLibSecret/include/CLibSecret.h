@@ -53,6 +53,11 @@ typedef enum : int { SECRET_COLLECTION_NONE = 0 } SecretCollectionFlags;
 // usable, else 0 and kc_secret_load_error() says why. Nothing below may be called before.
 int kc_secret_load(void);
 const char *kc_secret_load_error(void);
+// The file libsecret was loaded from (symbolic links resolved: its name carries the library's
+// version), or NULL when this process has not loaded it; never loads it.
+const char *kc_secret_library_path(void);
+// GLib's version, as the loaded GLib says; 0 when libsecret is not loaded.
+int kc_secret_glib_version(unsigned *major, unsigned *minor, unsigned *micro);
 
 // Items of schema `dev.kcauth.AuthState` (attributes profile, issuer, client_id).
 gboolean kc_secret_store(const gchar *label, const gchar *secret, const gchar *profile,

@@ -17,6 +17,7 @@
 #ifndef KC_COPENSSL_H
 #define KC_COPENSSL_H
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,9 @@ int kc_RAND_bytes(unsigned char *buf, int num);
 unsigned long kc_ERR_get_error(void);
 void kc_ERR_clear_error(void);
 void kc_ERR_error_string_n(unsigned long e, char *buf, size_t len);
+// The loaded library's own version text (OPENSSL_VERSION: "OpenSSL 3.0.x 1 Jan 2025"), not the
+// headers' (a bug report needs what runs); NULL when it cannot be loaded.
+const char *kc_OpenSSL_version(int type);
 
 // JWK {"kty":"RSA","n","e"} (RFC 7518 §6.3.1) -> EVP_PKEY, or NULL.
 // Why C: OSSL_PARAM_BLD_push_BN keeps the *name* pointer (OSSL_PKEY_PARAM_RSA_N, a string macro)

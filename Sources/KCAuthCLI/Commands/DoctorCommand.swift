@@ -15,18 +15,31 @@ enum DoctorCommand: Command {
         the provider (issuer reachable, discovery document valid, clock skew against its Date \
         header). A check that does not apply is skipped: the keyring when the profile keeps its \
         session in a file, the provider when no issuer is configured. Exits with 0 only if no \
-        check failed. Makes one request to the provider and never changes anything.
+        check failed. Makes one request to the provider and never changes anything. \
+        With --bundle FILE it writes a .tar.gz for a bug report instead of printing the checks: \
+        kcauth's version and build, the OS, the versions of libcurl, OpenSSL, zlib and (when the \
+        profile uses the keyring) libsecret as loaded, the profile's settings with each client \
+        secret shown by its source and redacted form (never its value), the provider's \
+        discovery document, the checks as text and JSON, and the --debug trace of a `kcauth \
+        token` for the profile, run inside doctor (like `kcauth token`, it refreshes a token about \
+        to expire; the token is not shown); it says on stderr what it collected. FILE is \
+        replaced atomically (written 0600), never through a symbolic link; its directory must \
+        exist. With --bundle, doctor exits with 0 once the archive is written, even when checks \
+        failed (they are in the archive), and with 1 when it cannot be written.
         """,
         options: [
             CommandTable.profile,
-            issuer, output,
+            issuer, output, DoctorBundleReport.option,
         ],
-        examples: ["kcauth doctor", "kcauth doctor --profile work -o json"])
+        examples: ["kcauth doctor", "kcauth doctor --profile work -o json", "kcauth doctor --bundle kcauth-bug.tar.gz"])
 
     static let issuer = OptionSpec(SettingsCatalogue.issuer, help: "Check this issuer instead of the profile's")
     static let output = SessionOutput.option
 
     static func run(_ command: ParsedCommand, _ services: Services) throws {
+        if let path = command.value(DoctorBundleReport.option) {
+            return try DoctorBundleReport.run(command, services, path: path)
+        }
         let report = collect(command, services)
         let json = SessionOutput(command) == .json
         services.console.out(json ? renderJSON(report.checks, profile: report.profile) : renderText(report.checks))
@@ -59,21 +72,25 @@ enum DoctorCommand: Command {
     static func describeSettings(_ p: ResolvedProfile) -> String {
         func describe<V>(_ name: String, _ setting: Setting<V>?, _ text: (V) -> String) -> String? {
             guard let setting else { return nil }
-            let origin: String
-            let given = setting.origin.map(SettingOriginWords.name)
-            switch setting.source {
-            case .flag: origin = given ?? "a flag"
-            case .environment: origin = "$" + (given ?? "environment")
-            case .directory: origin = given ?? DirectoryProfile.fileName
-            case .profile: origin = "the profile's \(given ?? "settings")"
-            case .default: origin = "default"
-            }
-            return "\(name) \(text(setting.value)) (\(origin))"
+            return "\(name) \(text(setting.value)) (\(origin(setting)))"
         }
         let parts = [describe("profile", p.profile) { $0 }, describe("issuer", p.issuer) { $0 }, describe("client", p.clientID) { $0 },
                      describe("storage", p.storage) { $0.rawValue }, describe("CA file", p.caFile) { $0 },
                      describe("flow", p.flow) { $0.rawValue }].compactMap { $0 }
         return parts.joined(separator: "; ")
+    }
+
+    /// Where a setting came from: its flag, `$VARIABLE`, `.kcauth-profile`, the profile's key, or
+    /// "default".
+    static func origin<V>(_ setting: Setting<V>) -> String {
+        let given = setting.origin.map(SettingOriginWords.name)
+        switch setting.source {
+        case .flag: return given ?? "a flag"
+        case .environment: return "$" + (given ?? "environment")
+        case .directory: return given ?? DirectoryProfile.fileName
+        case .profile: return "the profile's \(given ?? "settings")"
+        case .default: return "default"
+        }
     }
 
     /// The next step of a failed check, in the CLI's words.

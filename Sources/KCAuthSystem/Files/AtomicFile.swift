@@ -21,6 +21,13 @@ public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         try makeDirectory(directory.isEmpty ? "." : directory)
+        try write(bytes: Array(text.utf8), to: path)
+    }
+
+    /// The same into a directory that must exist already (none is made). A link at `path` is
+    /// replaced, never followed: rename(2) replaces the name.
+    public static func write(bytes: [UInt8], to path: String) throws {
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw failure("create a temporary file next to", path) }
@@ -28,15 +35,14 @@ public enum AtomicFile {
         let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         // Ended by a signal before the rename, kcauth leaves no half-made copy of a secret.
         try ProcessSignals.onEnding({ unlink(tempPath) }) {
-            try writeAndRename(fd: fd, text: text, tempPath: tempPath, path: path)
+            try writeAndRename(fd: fd, bytes: bytes, tempPath: tempPath, path: path)
         }
         let dirFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirFD >= 0 { fsync(dirFD); close(dirFD) }
     }
 
-    private static func writeAndRename(fd: Int32, text: String, tempPath: String, path: String) throws {
+    private static func writeAndRename(fd: Int32, bytes: [UInt8], tempPath: String, path: String) throws {
         var ok = fchmod(fd, 0o600) == 0
-        let bytes = Array(text.utf8)
         var offset = 0
         while ok, offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
