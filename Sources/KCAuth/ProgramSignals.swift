@@ -8,4 +8,10 @@ import KCAuthSystem
 /// the terminal restored and a refresh in flight stored.
 public enum ProgramSignals {
     public static func takeOver() { ProcessSignals.takeOver() }
+
+    /// Runs `body`; if a signal ends kcauth meanwhile, `last` runs first (on the thread that took
+    /// the signal, while `body`'s thread may still write: keep it to one write).
+    public static func onEnding<T>(_ last: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+        try ProcessSignals.onEnding(last, body)
+    }
 }

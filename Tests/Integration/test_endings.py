@@ -71,12 +71,14 @@ class Harness:
         self.idle_browser.write_text("#!/bin/sh\nexec grep -E '^Sig(Blk|Ign):' /proc/self/status > "
                                      f"'{self.tmp}'/browser-$KCAUTH_ENDING_CASE\n")
         self.idle_browser.chmod(0o755)
-        self.profiles = {}
+        self.profiles, self.issuers, self.storages = {}, {}, {}
         lines = []
         for name, which, storage in self._profile_list():
             provider = self.provider if which == "main" else self.slow
             profile = f"{name}-{self.suffix}"
             self.profiles[name] = profile
+            self.issuers[name] = provider.issuer
+            self.storages[name] = storage
             lines += [f"[{profile}]", f"issuer = {provider.issuer}", "client_id = kcauth", f"storage = {storage}", ""]
         self.kc.config_file.parent.mkdir(parents=True, exist_ok=True)
         self.kc.config_file.write_text("\n".join(lines))
@@ -128,10 +130,21 @@ class Harness:
         assert r.returncode == 0, r
 
     def refresh_lock(self, name, storage):
-        return lock_directory() / f"{storage}-{self.profile(name)}.lock"
+        return lock_directory() / f"{self.session_stem(name, storage)}.refresh.lock"
 
     def sign_in_lock(self, name):
-        return lock_directory() / f"signin-{self.profile(name)}.lock"
+        return lock_directory() / f"{self.session_stem(name, self.storages[name])}.signin.lock"
+
+    def session_stem(self, name, storage):
+        """`PROFILE.DIGEST`: the locks are the stored session's (docs/security.md), the digest a
+        64-bit FNV-1a of store, issuer and client id, NUL-separated (SessionFileName)."""
+        h = 0xCBF29CE484222325
+        for part in (storage, self.issuers[name], "kcauth"):
+            if part != storage:
+                h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+            for b in part.encode():
+                h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+        return f"{self.profile(name)}.{h:016x}"
 
     def stop(self):
         for run in self.runs:
@@ -177,6 +190,15 @@ def dies_by(sig):
     return -sig
 
 
+def said_cancelled(run, sig):
+    """The last line a login ended by a signal writes: that it stored nothing (a SIGKILL says nothing)."""
+    lines = run.stderr.splitlines()
+    if sig == signal.SIGKILL:
+        assert "cancelled" not in run.stderr
+    else:
+        assert lines and lines[-1] == "cancelled; nothing stored", f"the last line: {lines[-1:]!r}"
+
+
 def assert_clean(run, *, allowed=()):
     """No process of the case is left, but those `allowed` (what the docs say a SIGKILL leaves)."""
     left = [p for p in wait_gone(leftover_processes(run.case), 3) if p not in allowed]
@@ -200,6 +222,7 @@ def test_login_waiting_for_the_browser(h, storage, sig):
     assert standard_signals(started_with) == {"SigBlk": set(), "SigIgn": set()}, "the browser starts with no signal blocked or ignored"
     run.send(sig)
     assert run.ended() == dies_by(sig)
+    said_cancelled(run, sig)
     assert_clean(run)
     assert not port_open(port), "the loopback listener is gone"
     assert not held(h.sign_in_lock(name)) and not held(h.refresh_lock(name, storage))
@@ -213,6 +236,10 @@ def test_login_ctrl_c_at_the_terminal(h):
     run.wait_for_text("Ctrl-C to cancel")
     run.type(b"\x03")
     assert run.ended() == dies_by(signal.SIGINT), "the shell reports 130"
+    # The countdown and the ^C the terminal echoed are wiped: what follows the last "clear the
+    # line" is the one line that says what happened.
+    after = run.stderr.rsplit("\x1b[K", 1)[1]
+    assert after == "cancelled; nothing stored\r\n", repr(run.stderr[-200:])
     assert_clean(run)
     assert not held(h.sign_in_lock(name))
     h.session_works(name)
@@ -230,6 +257,7 @@ def test_device_flow_polling(h, storage, sig):
     run.wait_for_text("Waiting for the sign-in to be approved")
     run.send(sig)
     assert run.ended() == dies_by(sig)
+    said_cancelled(run, sig)
     assert_clean(run)
     assert not held(h.sign_in_lock(name)) and not held(h.refresh_lock(name, storage))
     h.session_works(name)
@@ -390,6 +418,15 @@ def test_unlock_ctrl_c_at_the_prompt(h, sealed):
 # --- exec --keep-fresh -------------------------------------------------------------------------
 
 
+def token_file_of(pid):
+    """The command's KCAUTH_TOKEN_FILE; None while /proc shows no environment (it reads as empty
+    for a moment while the shell execs its command)."""
+    for entry in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+        if entry.startswith(b"KCAUTH_TOKEN_FILE="):
+            return entry.split(b"=", 1)[1].decode()
+    return None
+
+
 def keep_fresh(h, name, *, tty=False, command=None):
     marker = h.tmp / f"cmd-{uuid.uuid4().hex[:8]}"
     command = command or ["sh", "-c", f'echo $$ > {marker}.tmp && mv {marker}.tmp {marker}; exec sleep 60']
@@ -397,7 +434,7 @@ def keep_fresh(h, name, *, tty=False, command=None):
                 tty=tty)
     run.wait_until("the command running", marker.exists)
     child = int(marker.read_text())
-    token_file = Path(Path(f"/proc/{child}/environ").read_bytes().split(b"KCAUTH_TOKEN_FILE=")[1].split(b"\0")[0].decode())
+    token_file = Path(run.wait_until("the command's KCAUTH_TOKEN_FILE", lambda: token_file_of(child)))
     assert token_file.exists()
     return run, child, token_file, marker
 

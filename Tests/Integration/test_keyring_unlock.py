@@ -58,7 +58,8 @@ def test_headless_a_locked_keyring_fails_at_once_with_the_fix(tmp_path, locked_f
     assert r.stderr.count("\n") == 1, r
     assert "is locked and there is no display" in r.stderr
     assert "gnome-keyring-daemon --replace --unlock" in r.stderr
-    assert "`--storage encrypted` (a passphrase-protected file" in r.stderr, "as with no Secret Service: the stores that need no keyring"
+    assert "or use a store that needs none: `kcauth login --storage encrypted` or `--storage file`" in r.stderr, \
+        "as with no Secret Service: the stores that need no keyring"
     assert "dialog to continue" not in r.stderr
     assert still_locked.returncode != 0, "nothing unlocked it"
 
@@ -75,7 +76,7 @@ def test_a_stale_display_ends_like_a_dismissed_dialog_and_the_daemon_survives(tm
     prompt, error = r.stderr.splitlines()
     assert prompt == PROMPT_LINE
     assert "its unlock dialog was dismissed or could not be shown" in error
-    assert "`--storage encrypted`" in error
+    assert "`kcauth login --storage encrypted`" in error
     assert daemon is not None, "gnome-keyring-daemon must not crash"
     assert still_answers.returncode == 1 and still_answers.stderr == "", "still there, still locked"
 

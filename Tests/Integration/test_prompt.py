@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from kcauth import BINARY
+from kcauth import BINARY, FULL_BINARY
 
 NO_BUS = {"DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/kcauth-test-bus"}
 FULL = {"KCAUTH_TOKEN_CACHE": "on"}
@@ -109,10 +109,13 @@ def test_only_its_own_command_line_is_an_error(provider, keyring, kcauth):
         r = kcauth("prompt", env=env)
         assert (r.returncode, r.stdout, r.stderr) == (0, "\n", ""), (env, r)
     (kcauth.home / "proj").mkdir()
-    (kcauth.home / "proj" / ".kcauth-profile").write_text("nope\n")   # names no profile: ignored, silently
-    r = subprocess.run([str(BINARY), "prompt", "--format", "{profile}"], cwd=kcauth.home / "proj", env=kcauth.env,
-                       capture_output=True, text=True, timeout=30)
-    assert (r.returncode, r.stdout, r.stderr) == (0, "default\n", ""), r
+    # A directory file naming no configured profile stops every other command (exit 4); the
+    # prompt, which never shows an error, shows nothing for it, as for an unknown --profile.
+    (kcauth.home / "proj" / ".kcauth-profile").write_text("nope\n")
+    for program in (BINARY, FULL_BINARY):  # the front and kcauth-full alike
+        r = subprocess.run([str(program), "prompt", "--format", "{profile}"], cwd=kcauth.home / "proj", env=kcauth.env,
+                           capture_output=True, text=True, timeout=30)
+        assert (r.returncode, r.stdout, r.stderr) == (0, "\n", ""), r
     kcauth.config_file.write_text("[default\n")
     r = kcauth("prompt")
     assert (r.returncode, r.stdout, r.stderr) == (0, "\n", ""), r

@@ -39,8 +39,11 @@ public struct DoctorBundle: Sendable {
         let directory = try host.privateDirectory()
         defer { host.remove(directory) }
         let file = directory + "/trace.log"
-        let result = try body(try Adapters.trace(.text, file: file))
-        return (result, try host.read(file))
+        // Ended by a signal meanwhile, kcauth leaves no trace directory behind either.
+        return try ProgramSignals.onEnding({ [host] in host.remove(directory) }) {
+            let result = try body(try Adapters.trace(.text, file: file))
+            return (result, try host.read(file))
+        }
     }
 }
 

@@ -85,7 +85,9 @@ enum LoginCommand: Command {
         let result: Login.Result
         do {
             defer { output.progress.end() }  // the countdown line must not swallow the error message
-            result = try login.run(options, notify: output.show)
+            result = try ProgramSignals.onEnding({ [progress = output.progress] in progress.interrupted() }) {
+                try login.run(options, notify: output.show)
+            }
         }
         output.present(result, format: format)
     }

@@ -16,6 +16,9 @@ final class LoginProgress: @unchecked Sendable {
     private var choice = FlowChoice(.browser, .flag)
     private var statusShown = false
     private var lastSecond: Int?
+    /// The provider's answer came (a code or the device grant's tokens): from now on the login
+    /// may store a session. Read by ``interrupted()`` on the thread that takes the signal.
+    private let answered = Answered()
 
     init(console: any Console, qrRequested: Bool, environment: [String: String], qrCode: any QRCodeRenderer) {
         self.console = console
@@ -84,12 +87,24 @@ final class LoginProgress: @unchecked Sendable {
             endStatusLine()
             console.err("The provider answers again; still waiting for the sign-in to be approved.\n")
         case .received:
+            answered.set()
             endStatusLine()
         }
     }
 
     /// Leaves the terminal on a fresh line, whatever happens next (success, or an error line).
     func end() { endStatusLine() }
+
+    /// A signal ends the login (Ctrl-C, a hang-up, a supervisor's SIGTERM): one line says so,
+    /// on a line of its own — on a terminal the countdown and the `^C` the terminal echoed are
+    /// wiped first. Before the provider answered nothing can have been stored; after, the
+    /// session may have been, so the line points at `status` instead of promising.
+    func interrupted() {
+        let line = answered.isSet
+            ? "interrupted while the sign-in was being finished; \(QuotedCommand(StatusCommand.spec).quoted) shows what was kept"
+            : "cancelled; nothing stored"
+        console.err((interactive ? "\r\u{1B}[K" : "") + line + "\n")
+    }
 
     private func showDevicePrompt(_ prompt: FlowDriver.DevicePrompt) {
         let link = Sanitize.oneLine(prompt.linkToOpen, limit: 2000)
