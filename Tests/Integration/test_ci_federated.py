@@ -486,3 +486,19 @@ def test_the_keyring_holds_the_session_and_nothing_of_the_platform(start_provide
     for secret in [platform.request_token, *platform.values]:
         assert secret not in stored
     nothing_written_holds(kcauth, tmp_path, platform.request_token, *platform.values)
+
+
+def test_the_debug_trace_shows_the_platform_request_and_none_of_its_secrets(start_provider, platform, kcauth, tmp_path):
+    from test_trace_redaction import Proof
+
+    provider = start_provider(ci_issuer=platform.url)
+    trace = tmp_path / "trace.log"
+    r = github_login(kcauth, provider, {**platform.job_env(), "KCAUTH_DEBUG": "1", "KCAUTH_DEBUG_FILE": str(trace)}, "-o", "raw")
+    assert r.returncode == 0, r
+    text = trace.read_text()
+    # The ID-token service's request is in the trace, its bearer and answer redacted by type.
+    assert platform.token_url.split("?")[0] in text and "[request_token: " in text, text
+    assert "[client_assertion: " in text
+    for secret in (platform.request_token, *platform.values, r.stdout.strip()):
+        for how, form in Proof.forms(secret):
+            assert form not in text, f"a secret ({how}) in the trace"
