@@ -96,14 +96,14 @@ PACKAGE_TEST ?= $(if $(filter 0,$(shell id -u)),1,)
 integration: deps build
 	KCAUTH_BIN=$(CURDIR)/$(BIN_DEBUG) KCAUTH_PACKAGE_TEST=$(PACKAGE_TEST) KCAUTH_CHROOT_TEST=$(PACKAGE_TEST) \
 	  KCAUTH_SCRATCH=$(SCRATCH) \
-	  $(PYTHON) -m pytest Tests/Integration -q -p no:cacheprovider
+	  $(PYTHON) -m pytest Tests/Integration -q -p no:cacheprovider --durations=20
 
 # libFuzzer targets (Tests/Fuzz/Targets, scripts/fuzz): instrumented swiftc builds in .build-fuzz,
 # apart from the normal build. `make fuzz` runs each for FUZZ_SECONDS; CI runs fuzz-smoke, a short
 # run of every target that must stay clean (FUZZ_SMOKE_TARGETS, empty: all).
 FUZZ_SECONDS       ?= 60
 FUZZ_TARGETS       ?=
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_SMOKE_TARGETS ?=
 
 fuzz:

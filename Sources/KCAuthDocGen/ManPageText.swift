@@ -9,7 +9,7 @@ import KCAuthCore
 enum ManPageText {
     /// The page's date. Fixed rather than today's, so that regenerating an unchanged page
     /// changes nothing; bump it when the page's content changes.
-    static let date = "2026-11-25"
+    static let date = "2026-11-28"
 
     static let name = "sign in to Keycloak and OpenID Connect providers and print access tokens"
 

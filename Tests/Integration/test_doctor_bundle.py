@@ -24,11 +24,10 @@ import urllib.parse
 
 import pytest
 
-from kcauth import Kcauth
-from keyring import KeyringSession
-from provider import ProviderFactory, ScriptedBrowserEnv
+from provider import ProviderFactory
 from test_client_authentication import SECRET
-from test_trace_redaction import JWT, TEXT_LINE, Proof, browser_result, login_args, stored
+# The module's keyring, scripted browser and kcauth are the redaction proof's fixtures.
+from test_trace_redaction import JWT, TEXT_LINE, Proof, browser, browser_result, kc, login_args, shared_keyring, stored  # noqa: F401
 
 PARTS = {"version.txt", "system.txt", "configuration.txt", "discovery.json", "doctor.txt", "doctor.json", "token.txt",
          "token-trace.log"}
@@ -41,22 +40,6 @@ def providers():
     # (a token request in its trace). B: DPoP, so a session holds a key.
     yield factory(access_token_lifetime=20), factory(dpop="on", access_token_lifetime=20)
     factory.stop_all()
-
-
-@pytest.fixture(scope="module")
-def shared_keyring(tmp_path_factory):
-    with KeyringSession(tmp_path_factory.mktemp("keyring")) as session:
-        yield session
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    return ScriptedBrowserEnv(tmp_path_factory.mktemp("browser") / "scripted-result.json")
-
-
-@pytest.fixture(scope="module")
-def kc(tmp_path_factory, shared_keyring, browser):
-    return Kcauth(tmp_path_factory.mktemp("kcauth"), shared_keyring.env, dict(browser))
 
 
 @pytest.fixture(scope="module")

@@ -55,19 +55,8 @@ enum ForwardedOutput {
             ("Scope lent", scope(f.forward)),
             ("Issuer", i.issuer),
             ("Client", i.clientID),
-            ("Subject", c?.subject ?? "-"),
-            ("Username", c?.preferredUsername ?? "-"),
-            ("Name", c?.name ?? "-"),
-            ("Email", c?.email ?? "-"),
-            ("Realm roles", i.realmRoles.isEmpty ? "-" : i.realmRoles.joined(separator: ", ")),
         ]
-        if i.clientRoles.isEmpty {
-            rows.append(("Client roles", "-"))
-        } else {
-            for (n, r) in i.clientRoles.enumerated() {
-                rows.append((n == 0 ? "Client roles" : "", "\(r.client): \(r.roles.joined(separator: ", "))"))
-            }
-        }
+        rows += WhoAmIOutput.identityRows(i)
         rows += [
             ("Scopes", i.scopes.joined(separator: " ")),
             ("Access token", SessionOutput.expiry(i.accessTokenExpiresAt, now: now)),

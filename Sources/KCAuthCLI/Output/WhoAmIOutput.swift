@@ -7,7 +7,6 @@ enum WhoAmIOutput {
     /// platform assertion of the client, described.
     static func text(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none, selectedBy: String? = nil,
                      assertion: AssertionPreview? = nil) -> String {
-        let c = i.claims
         var rows: [(String, String)] = [
             ("Profile", i.profile + (selectedBy.map { " (selected by \($0))" } ?? "")),
             ("Issuer", i.issuer),
@@ -15,20 +14,7 @@ enum WhoAmIOutput {
             ("Client auth", clientAuth.summary),
         ]
         if let assertion { rows += AssertionPreviewOutput.rows(assertion, now: now) }
-        rows += [
-            ("Subject", show(c?.subject)),
-            ("Username", show(c?.preferredUsername)),
-            ("Name", show(c?.name)),
-            ("Email", show(c?.email)),
-            ("Realm roles", i.realmRoles.isEmpty ? "-" : i.realmRoles.joined(separator: ", ")),
-        ]
-        if i.clientRoles.isEmpty {
-            rows.append(("Client roles", "-"))
-        } else {
-            for (n, r) in i.clientRoles.enumerated() {
-                rows.append((n == 0 ? "Client roles" : "", "\(r.client): \(r.roles.joined(separator: ", "))"))
-            }
-        }
+        rows += identityRows(i)
         rows += [
             ("Scopes", i.scopes.joined(separator: " ")),
             ("Access token", SessionOutput.expiry(i.accessTokenExpiresAt, now: now)
@@ -84,4 +70,25 @@ enum WhoAmIOutput {
     }
 
     private static func show(_ s: String?) -> String { s ?? "-" }
+
+    /// Who the token is for and what it may do: the rows `whoami` shows here and on the remote
+    /// side of a forward alike.
+    static func identityRows(_ i: WhoAmI.Identity) -> [(String, String)] {
+        let c = i.claims
+        var rows: [(String, String)] = [
+            ("Subject", show(c?.subject)),
+            ("Username", show(c?.preferredUsername)),
+            ("Name", show(c?.name)),
+            ("Email", show(c?.email)),
+            ("Realm roles", i.realmRoles.isEmpty ? "-" : i.realmRoles.joined(separator: ", ")),
+        ]
+        if i.clientRoles.isEmpty {
+            rows.append(("Client roles", "-"))
+        } else {
+            for (n, r) in i.clientRoles.enumerated() {
+                rows.append((n == 0 ? "Client roles" : "", "\(r.client): \(r.roles.joined(separator: ", "))"))
+            }
+        }
+        return rows
+    }
 }

@@ -40,14 +40,7 @@ extension LoopbackListener {
     private func answerShown(_ start: inout LoopbackStart) -> LoopbackAnswer {
         defer { self.start = start }
         start.useShown()
-        let location: WireText
-        do { location = try start.locate() } catch {
-            let failure = KCAuthError.wrapping(error)
-            return answer(.signInFailed(failure), after: .abort(failure))
-        }
-        var headers = ["Location: \(location.reveal())"]
-        if let cookie = start.setCookieHeader(callbackPath: path) { headers.append(cookie) }
-        return .small(302, "Continue at the provider", headers: headers)
+        return redirect(&start)
     }
 
     /// `loopback.request`: what was asked (the start path and every query value but an error's
@@ -72,22 +65,27 @@ extension LoopbackListener {
         defer { self.start = start }
         if !start.used {
             start.use()
-            let location: WireText
-            do { location = try start.locate() } catch {
-                // The push (or whatever made the location) failed: the browser is told, and the
-                // login ends with that error.
-                let failure = KCAuthError.wrapping(error)
-                return answer(.signInFailed(failure), after: .abort(failure))
-            }
-            // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
-            var headers = ["Location: \(location.reveal())"]
-            if let cookie = start.setCookieHeader(callbackPath: path) { headers.append(cookie) }
-            return .small(302, "Continue at the provider", headers: headers)
+            return redirect(&start)
         }
         guard let binding = start.binding else { return .small(404, "Not found") }  // used up
         // Two clients followed the start URL: one of them is not the browser kcauth started, and
         // nothing tells which. Neither may finish this login.
         return answer(.startUsedTwice, after: .abort(binding.reusedStartError))
+    }
+
+    /// The start URL's answer: on to the provider, with the binding's cookie.
+    private func redirect(_ start: inout LoopbackStart) -> LoopbackAnswer {
+        let location: WireText
+        do { location = try start.locate() } catch {
+            // The push (or whatever made the location) failed: the browser is told, and the
+            // login ends with that error.
+            let failure = KCAuthError.wrapping(error)
+            return answer(.signInFailed(failure), after: .abort(failure))
+        }
+        // RFC 9110 §15.4.3: 302 Found; the page is for clients that do not follow it.
+        var headers = ["Location: \(location.reveal())"]
+        if let cookie = start.setCookieHeader(callbackPath: path) { headers.append(cookie) }
+        return .small(302, "Continue at the provider", headers: headers)
     }
 
     private func answerCallback(_ request: LoopbackConnection.Request,

@@ -9,7 +9,7 @@ public func fuzzLoopbackRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CI
     guard case .request(_, _, let query) = HTTPRequestHead.parse(bytes) else { return 0 }
     let request = CallbackRequest(parameters: FormEncoding.decode(query ?? ""))
     for issRequired in [false, true] {
-        let judge = CallbackJudge(expectedState: request["state"] ?? "s", issuer: "https://sso.example.com/realms/demo", issRequired: issRequired)
+        let judge = CallbackJudge(expectedState: Secret(.state, request["state"] ?? "s"), issuer: "https://sso.example.com/realms/demo", issRequired: issRequired)
         if case .failed(let error) = judge.judge(request) { precondition(!error.message.contains("\n"), "an error is one line") }
     }
     return 0
