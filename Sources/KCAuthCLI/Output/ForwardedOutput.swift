@@ -69,21 +69,12 @@ enum ForwardedOutput {
 
     static func whoamiJSON(_ f: ForwardedIdentity, socket: String, now: Instant) -> String {
         let i = f.identity
-        let c = i.claims
         var fields: [(String, JSONValue)] = [
             ("version", .number(SessionOutput.schemaVersion)),
             ("profile", .string(i.profile)),
             ("issuer", .string(i.issuer)),
             ("client_id", .string(i.clientID)),
-            ("subject", .string(c?.subject)),
-            ("preferred_username", .string(c?.preferredUsername)),
-            ("name", .string(c?.name)),
-            ("email", .string(c?.email)),
-            ("realm_roles", .strings(i.realmRoles)),
-            ("client_roles", .fields(i.clientRoles.map { ($0.client, .strings($0.roles)) })),
-            ("roles_source", .string(i.rolesSource)),
-            ("scopes", .strings(i.scopes)),
-        ]
+        ] + WhoAmIOutput.identityFields(i)
         fields += SessionOutput.times("access_token", i.accessTokenExpiresAt, now: now)
         fields += [("storage", .string(i.storage)), ("forwarded", forwardJSON(f.forward, socket: socket))]
         return JSONValue.fields(fields).rendered()

@@ -35,7 +35,6 @@ enum WhoAmIOutput {
 
     static func json(_ i: WhoAmI.Identity, now: Instant, clientAuth: ClientAuthenticationSetting = .none,
                      assertion: AssertionPreview? = nil) -> String {
-        let c = i.claims
         var fields: [(String, JSONValue)] = [
             ("version", .number(SessionOutput.schemaVersion)),
             ("profile", .string(i.profile)),
@@ -44,14 +43,7 @@ enum WhoAmIOutput {
             ("client_auth", .string(clientAuth.methodName)),
             ("client_auth_source", .string(clientAuth.sourceDescription)),
             ("client_assertion", assertion.map { AssertionPreviewOutput.json($0, now: now) } ?? .null),
-            ("subject", .string(c?.subject)),
-            ("preferred_username", .string(c?.preferredUsername)),
-            ("name", .string(c?.name)),
-            ("email", .string(c?.email)),
-            ("realm_roles", .strings(i.realmRoles)),
-            ("client_roles", .fields(i.clientRoles.map { ($0.client, .strings($0.roles)) })),
-            ("roles_source", .string(i.rolesSource)),
-            ("scopes", .strings(i.scopes)),
+        ] + identityFields(i) + [
             ("state", .string(i.health.code)),
         ]
         fields += SessionOutput.times("access_token", i.accessTokenExpiresAt, now: now)
@@ -70,6 +62,22 @@ enum WhoAmIOutput {
     }
 
     private static func show(_ s: String?) -> String { s ?? "-" }
+
+    /// The JSON members of ``identityRows(_:)``, for `whoami -o json` here and on the remote side
+    /// of a forward alike.
+    static func identityFields(_ i: WhoAmI.Identity) -> [(String, JSONValue)] {
+        let c = i.claims
+        return [
+            ("subject", .string(c?.subject)),
+            ("preferred_username", .string(c?.preferredUsername)),
+            ("name", .string(c?.name)),
+            ("email", .string(c?.email)),
+            ("realm_roles", .strings(i.realmRoles)),
+            ("client_roles", .fields(i.clientRoles.map { ($0.client, .strings($0.roles)) })),
+            ("roles_source", .string(i.rolesSource)),
+            ("scopes", .strings(i.scopes)),
+        ]
+    }
 
     /// Who the token is for and what it may do: the rows `whoami` shows here and on the remote
     /// side of a forward alike.
